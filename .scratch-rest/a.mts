@@ -1,0 +1,13 @@
+import { execute, parse } from 'graphql';
+import { schema } from '../src/graphql/schema.ts';
+import { maskError } from '../src/graphql/errors.ts';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+const r = await execute({ schema, document: parse('{ pets(after: "garbage") { edges { node { id } } } }'), contextValue: { prisma: {} } });
+console.log(JSON.stringify(r.errors?.map(e => [e.message, (maskError(e, 'x') as any).extensions])));
+const r2 = await execute({ schema, document: parse('{ pets(after: "R1BDOk46NQ==") { edges { node { id } } } }'), contextValue: { prisma: {} } });
+console.log(JSON.stringify(r2.errors?.map(e => [e.message])));
+const ajv = new Ajv({ strict: false });
+(addFormats as any).default ? (addFormats as any).default(ajv) : (addFormats as any)(ajv);
+const v = ajv.compile({ type: 'object', properties: { d: { type: 'string', nullable: true }, id: { type: 'integer', format: 'int64' } }, additionalProperties: false });
+console.log(v({ d: null }), v({ id: 2 ** 53 + 2 }), JSON.stringify(v.errors), v({ x: 1 }), JSON.stringify(v.errors));

@@ -1,0 +1,70 @@
+// One measurement: autocannon against one server, a warm-up first (discarded), then a fixed duration.
+import autocannon from 'autocannon';
+
+/** A kind of request; `next` gives each request its own target, so that no single row is cached. */
+export interface Workload {
+  method: 'GET' | 'POST';
+  next(): { path: string; body?: string };
+  /** GraphQL reports errors in a 200 response: such bodies count as errors too. */
+  graphql?: boolean;
+}
+
+export interface LoadSettings {
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  headers: Record<string, string>;
+}
+
+export interface LoadResult {
+  /** Responses received, failed or not. */
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Connection errors, timeouts, and GraphQL responses with errors. */
+  errors: number;
+  /** Count of each non-2xx status received. */
+  non2xx: Record<string, number>;
+}
+
+export async function measure(url: string, workload: Workload, settings: LoadSettings): Promise<LoadResult> {
+  if (settings.warmupSeconds > 0) await fire(url, workload, settings, settings.warmupSeconds);
+  const result = await fire(url, workload, settings, settings.durationSeconds);
+  const non2xx = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {})
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, { count }]) => [status, Number(count)]),
+  );
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.mismatches,
+    non2xx,
+  };
+}
+
+/** Runs a load for the given seconds; used directly as the background load of the RSS soak. */
+export function fire(url: string, workload: Workload, settings: LoadSettings, seconds: number) {
+  return autocannon({
+    url,
+    connections: settings.connections,
+    duration: seconds,
+    method: workload.method,
+    headers: {
+      ...settings.headers,
+      ...(workload.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const { path, body } = workload.next();
+          return Object.assign(request, { path, body });
+        },
+      },
+    ],
+    ...(workload.graphql ? { verifyBody: (body) => !String(body).includes('"errors"') } : {}),
+  });
+}

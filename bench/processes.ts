@@ -1,0 +1,87 @@
+// The servers under load, each a child process of its own (as `npm start` runs the gateway), so that the
+// load generator in this process does not share their event loop.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { onCleanup } from './cleanup.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const HOST = '127.0.0.1';
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Asks the server to finish (SIGTERM), and kills it if it has not exited after a while. */
+  stop(): Promise<void>;
+}
+
+/** The gateway as `npm start` runs it, on the given database, without its demo catalogue. */
+export function startGateway(databaseUrl: string, nodeOptions: string[] = []): Promise<ServerProcess> {
+  return startServer('gateway', [...nodeOptions, '--import', 'tsx', 'src/main.ts'], {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    SEED_DEMO_DATA: 'false',
+  });
+}
+
+export function startBaseline(sqliteFile: string): Promise<ServerProcess> {
+  return startServer('baseline', ['--import', 'tsx', 'bench/baseline-server.ts'], {
+    BASELINE_DB: sqliteFile,
+  });
+}
+
+async function startServer(name: string, nodeArgs: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, nodeArgs, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, HOST, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const stop = () => stopProcess(child);
+  onCleanup(stop);
+  const url = `http://${HOST}:${port}`;
+  await waitUntilReady(`${url}/healthz`, child, () => `${name} exited before it was ready:\n${stderr}`);
+  return { url, pid: child.pid as number, stop };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, HOST);
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (!address || typeof address === 'string') throw new Error('could not find a free port');
+  return address.port;
+}
+
+async function waitUntilReady(
+  healthUrl: string,
+  child: ChildProcess,
+  exitMessage: () => string,
+): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(exitMessage());
+    const response = await fetch(healthUrl).catch(() => undefined);
+    if (response?.ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${healthUrl} did not answer within ${START_TIMEOUT_MS / 1000} s`);
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}

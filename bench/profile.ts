@@ -1,0 +1,67 @@
+// `npx tsx bench/profile.ts`: the gateway under the GraphQL pet(id) load with `--cpu-prof`, then where its
+// time went (bench/cpu-profile.ts). The profile is kept in bench/results/ for a flame graph (Chrome DevTools,
+// speedscope). `npx tsx bench/profile.ts <file.cpuprofile>` only summarizes an existing profile.
+// Env: BENCH_DURATION (default 20 s), BENCH_WARMUP, BENCH_CONNECTIONS.
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.ts';
+import { type CpuProfile, summarizeProfile } from './cpu-profile.ts';
+import { createBenchKey, seedCatalogue } from './database.ts';
+import { fire, measure } from './load.ts';
+import { REPO_ROOT, startGateway } from './processes.ts';
+import { benchWorkloads } from './scenarios.ts';
+
+const SCENARIO = 'GraphQL pet(id)';
+
+/** Profiles the gateway; answers the kept profile and how long start-up and warm-up took in it. */
+async function profileGateway(): Promise<{ file: string; fromMs: number }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'petstore-profile-'));
+  onCleanup(() => rm(dir, { recursive: true, force: true }));
+  const databaseUrl = `file:${path.join(dir, 'bench.db')}`;
+  const scenario = benchWorkloads(await seedCatalogue(databaseUrl)).gateway.find(
+    ({ name }) => name === SCENARIO,
+  );
+  if (!scenario) throw new Error(`no scenario ${SCENARIO}`);
+  const { key } = await createBenchKey(databaseUrl);
+  const profileDir = path.join(dir, 'profile');
+  const load = {
+    connections: Number(process.env.BENCH_CONNECTIONS || 50),
+    warmupSeconds: 0,
+    durationSeconds: Number(process.env.BENCH_DURATION || 20),
+    headers: key ? { 'x-api-key': key } : {},
+  };
+  const startedAt = performance.now();
+  const gateway = await startGateway(databaseUrl, ['--cpu-prof', '--cpu-prof-dir', profileDir]);
+  await fire(gateway.url, scenario.workload, load, Number(process.env.BENCH_WARMUP || 3));
+  const fromMs = performance.now() - startedAt;
+  const result = await measure(gateway.url, scenario.workload, load);
+  console.log(
+    `${SCENARIO}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms} ms, ` +
+      `${result.errors} errors, non-2xx ${JSON.stringify(result.non2xx)} (with the profiler on)`,
+  );
+  // The profile is written when the process exits.
+  await gateway.stop();
+  const [written] = await readdir(profileDir);
+  if (!written) throw new Error('the gateway wrote no profile');
+  const kept = path.join(
+    REPO_ROOT,
+    'bench/results',
+    `${new Date().toISOString().replace(/:/g, '-')}-pet-by-id.cpuprofile`,
+  );
+  await mkdir(path.dirname(kept), { recursive: true });
+  await copyFile(path.join(profileDir, written), kept);
+  return { file: kept, fromMs };
+}
+
+cleanUpOnSignals();
+try {
+  const { file, fromMs } = process.argv[2] ? { file: process.argv[2], fromMs: 0 } : await profileGateway();
+  console.log(`${file}\n`);
+  console.log(summarizeProfile(JSON.parse(await readFile(file, 'utf8')) as CpuProfile, { fromMs }));
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

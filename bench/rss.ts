@@ -1,0 +1,30 @@
+// The gateway's resident memory, read from /proc (Linux), sampled while a load runs.
+import { readFileSync } from 'node:fs';
+
+export interface RssReport {
+  startMb: number;
+  endMb: number;
+  peakMb: number;
+  /** From the first sample (taken after the warm-up) to the last. */
+  growthPercent: number;
+}
+
+function rssMb(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
+export async function rssDuring(pid: number, load: Promise<unknown>, intervalMs = 1000): Promise<RssReport> {
+  const samples = [rssMb(pid)];
+  const timer = setInterval(() => samples.push(rssMb(pid)), intervalMs);
+  try {
+    await load;
+  } finally {
+    clearInterval(timer);
+  }
+  samples.push(rssMb(pid));
+  const startMb = samples[0] as number;
+  const endMb = samples.at(-1) as number;
+  return { startMb, endMb, peakMb: Math.max(...samples), growthPercent: ((endMb - startMb) / startMb) * 100 };
+}

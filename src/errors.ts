@@ -1,0 +1,49 @@
+// The Error object {code, message, status} shared by GraphQL (in `extensions`) and REST (as the body).
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  QUERY_TOO_COMPLEX: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_API_KEY: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  OUT_OF_STOCK: 409,
+  ENDPOINT_SUNSET: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  MISDIRECTED_REQUEST: 421,
+  RATE_LIMITED: 429,
+  KEY_BANNED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+export const notFound = (what: string, id: bigint | number | string) =>
+  new ApiError('NOT_FOUND', `${what} ${id} does not exist`);
+
+export const invalid = (field: string, problem: string) =>
+  new ApiError('VALIDATION_FAILED', `${field}: ${problem}`);

@@ -1,0 +1,43 @@
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import type PrismaTypes from '../generated/pothos-types.ts';
+import { getDatamodel } from '../generated/pothos-types.ts';
+import type { Context } from './context.ts';
+import { DateTimeScalar, Int64Scalar } from './scalars.ts';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    Int64: { Input: bigint; Output: bigint | number };
+    DateTime: { Input: Date; Output: Date };
+  };
+}>({
+  plugins: [PrismaPlugin, RelayPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    client: (context) => context.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+    maxConnectionSize: MAX_PAGE_SIZE,
+    defaultConnectionSize: DEFAULT_PAGE_SIZE,
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+  },
+});
+
+builder.addScalarType('Int64', Int64Scalar);
+builder.addScalarType('DateTime', DateTimeScalar);
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,19 @@
+import { invalid } from '../errors.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
+
+/**
+ * Page-size options for connections. Pothos would silently clamp `first: 500` to the maximum; a client
+ * that asked for more than it can get is told so instead.
+ */
+export const paging = {
+  defaultSize: DEFAULT_PAGE_SIZE,
+  maxSize: (args: { first?: number | null; last?: number | null }) => {
+    for (const name of ['first', 'last'] as const) {
+      const size = args[name];
+      if (size != null && (size < 0 || size > MAX_PAGE_SIZE)) {
+        throw invalid(name, `must be between 0 and ${MAX_PAGE_SIZE} (got ${size})`);
+      }
+    }
+    return MAX_PAGE_SIZE;
+  },
+};

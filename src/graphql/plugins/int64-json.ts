@@ -1,0 +1,13 @@
+import type { Plugin } from 'graphql-yoga';
+import { stringifyJson } from '../../json.ts';
+
+/** Lets Yoga write Int64 values beyond 2^53 as exact JSON numbers (see json.ts). */
+export function useInt64Json(): Plugin {
+  return {
+    onExecute: () => ({
+      onExecuteDone: ({ result, setResult }) => {
+        if (!(Symbol.asyncIterator in result)) setResult(Object.assign({}, result, { stringify: stringifyJson }));
+      },
+    }),
+  };
+}

@@ -1,0 +1,22 @@
+import { getOperationAST } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../context.ts';
+import { graphqlError } from '../errors.ts';
+
+/** Reads are open to anonymous callers; a mutation needs an API key, checked before any resolver runs. */
+export function useWritesNeedKey(): Plugin<Context> {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation === 'mutation' && args.contextValue.caller.kind !== 'key') {
+        setResultAndStopExecution({
+          errors: [
+            graphqlError('UNAUTHENTICATED', 'Writes need an API key: send it in the X-API-Key header', {
+              httpStatus: true,
+            }),
+          ],
+        });
+      }
+    },
+  };
+}

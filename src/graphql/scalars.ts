@@ -1,0 +1,63 @@
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function toInt64(value: unknown): bigint {
+  let parsed: bigint | undefined;
+  if (typeof value === 'bigint') parsed = value;
+  else if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = BigInt(value);
+  else if (typeof value === 'string' && /^-?\d{1,19}$/.test(value)) parsed = BigInt(value);
+  if (parsed === undefined || parsed < INT64_MIN || parsed > INT64_MAX) {
+    throw new GraphQLError(
+      `Int64 must be a whole number between -2^63 and 2^63-1 (a JSON number, or a string of digits beyond 2^53); got ${JSON.stringify(
+        String(value),
+      )}`,
+    );
+  }
+  return parsed;
+}
+
+/**
+ * 64-bit identifiers. Output is a JSON number; beyond 2^53 the digits are still exact in the response text
+ * (see json.ts), so only a client's own JSON parser could round them. Input takes an Int literal, a JSON
+ * number, or a string of digits (for clients that cannot write exact large numbers).
+ */
+export const Int64Scalar = new GraphQLScalarType<bigint, bigint | number>({
+  name: 'Int64',
+  description:
+    'A 64-bit signed integer, used for identifiers. Serialized as a JSON number (exact digits even beyond 2^53); accepted as a number or a string of digits.',
+  serialize: (value) => {
+    const int = toInt64(value);
+    return int >= BigInt(Number.MIN_SAFE_INTEGER) && int <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(int) : int;
+  },
+  parseValue: toInt64,
+  parseLiteral: (ast) => {
+    if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return toInt64(ast.value);
+    throw new GraphQLError('Int64 must be an integer literal or a string of digits');
+  },
+});
+
+export const DateTimeScalar = new GraphQLScalarType<Date, string>({
+  name: 'DateTime',
+  description: 'An ISO 8601 date-time, e.g. 2026-11-21T12:00:00Z. Always returned in UTC.',
+  serialize: (value) => {
+    if (!(value instanceof Date)) throw new GraphQLError('DateTime must be a Date');
+    return value.toISOString();
+  },
+  parseValue: parseDateTime,
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be an ISO 8601 string');
+    return parseDateTime(ast.value);
+  },
+});
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+function parseDateTime(value: unknown): Date {
+  const date = typeof value === 'string' && ISO_8601.test(value) ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime())) {
+    throw new GraphQLError(`DateTime must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`);
+  }
+  return date;
+}

@@ -1,0 +1,7 @@
+import { builder } from './builder.ts';
+import './types/pet.ts';
+import './types/category.ts';
+import './types/order.ts';
+import './types/inventory.ts';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,67 @@
+import { notFound } from '../../errors.ts';
+import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
+import { builder } from '../builder.ts';
+import { paging } from '../paging.ts';
+import { describe } from '../stability.ts';
+import { petIdArg } from './args.ts';
+import { PetStatusEnum } from './pet.ts';
+
+export const InventoryItemType = builder.prismaObject('InventoryItem', {
+  description: 'Stock of one pet.',
+  fields: (t) => ({
+    petId: t.expose('petId', { type: 'Int64', description: 'The animal this entry tracks.' }),
+    quantity: t.exposeInt('quantity', { description: 'Current stock count.' }),
+    status: t.field({
+      type: PetStatusEnum,
+      description: 'available while in stock; at 0, pending while open orders exist, else sold.',
+      select: { quantity: true, openOrders: true },
+      resolve: inventoryStatus,
+    }),
+    pet: t.relation('pet'),
+  }),
+});
+
+const InventoryConnection = builder.connectionObject({ type: InventoryItemType, name: 'InventoryConnection' });
+
+const InventoryUpdateInput = builder.inputType('InventoryUpdate', {
+  description: 'The new stock count of a pet.',
+  fields: (t) => ({ quantity: t.int({ required: true, description: 'The new stock count (>= 0).' }) }),
+});
+
+builder.queryFields((t) => ({
+  inventory: t.prismaConnection(
+    {
+      type: 'InventoryItem',
+      cursor: 'petId',
+      ...paging,
+      description: describe('inventory', 'Inventory entries in pet id order, optionally filtered by status.'),
+      args: { status: t.arg({ type: PetStatusEnum }) },
+      resolve: (query, _root, { status }, { prisma }) =>
+        prisma.inventoryItem.findMany({
+          ...query,
+          orderBy: { petId: 'asc' },
+          where: status ? inventoryStatusWhere(status) : {},
+        }),
+    },
+    InventoryConnection,
+  ),
+  inventoryItem: t.prismaField({
+    type: 'InventoryItem',
+    nullable: true,
+    description: describe('inventoryItem', 'The inventory entry of one pet.'),
+    args: petIdArg,
+    resolve: async (query, _root, { petId }, { prisma }) =>
+      (await prisma.inventoryItem.findUnique({ ...query, where: { petId } })) ??
+      Promise.reject(notFound('Pet', petId)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateInventory: t.prismaField({
+    type: 'InventoryItem',
+    nullable: true,
+    description: describe('updateInventory', 'Sets the stock count of a pet.'),
+    args: { ...petIdArg, input: t.arg({ type: InventoryUpdateInput, required: true }) },
+    resolve: (query, _root, { petId, input }, { prisma }) => setStock(prisma, petId, input.quantity, query),
+  }),
+}));

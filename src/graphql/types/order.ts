@@ -1,0 +1,91 @@
+import { notFound } from '../../errors.ts';
+import { cancelOrder, placeOrder, updateOrder } from '../../store/orders.ts';
+import { builder } from '../builder.ts';
+import { paging } from '../paging.ts';
+import { idArg } from './args.ts';
+
+export const OrderType = builder.prismaObject('Order', {
+  description: 'An order for an animal. Placing it takes its quantity from stock.',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'Int64', description: 'Unique order identifier.' }),
+    petId: t.expose('petId', {
+      type: 'Int64',
+      nullable: true,
+      description: 'The animal ordered; null once a pet with completed orders has been deleted.',
+    }),
+    quantity: t.exposeInt('quantity', { description: 'Number of units ordered.' }),
+    shipDate: t.expose('shipDate', { type: 'DateTime', nullable: true, description: 'Expected or actual ship date.' }),
+    complete: t.exposeBoolean('complete', { description: 'Whether the order has been fulfilled (final).' }),
+    pet: t.relation('pet', { nullable: true }),
+  }),
+});
+
+const OrderConnection = builder.connectionObject({ type: OrderType, name: 'OrderConnection' });
+
+const NewOrderInput = builder.inputType('NewOrder', {
+  description: 'An order to place.',
+  fields: (t) => ({
+    petId: t.field({ type: 'Int64', required: true }),
+    quantity: t.int({ description: 'At least 1; defaults to 1.' }),
+    shipDate: t.field({ type: 'DateTime' }),
+  }),
+});
+
+const OrderPatchInput = builder.inputType('OrderPatch', {
+  description: 'Changes to an order. `complete: true` is final.',
+  fields: (t) => ({
+    shipDate: t.field({ type: 'DateTime' }),
+    complete: t.boolean(),
+  }),
+});
+
+builder.queryFields((t) => ({
+  order: t.prismaField({
+    type: 'Order',
+    nullable: true,
+    description: 'One order by id.',
+    args: idArg,
+    resolve: async (query, _root, { id }, { prisma }) =>
+      (await prisma.order.findUnique({ ...query, where: { id } })) ?? Promise.reject(notFound('Order', id)),
+  }),
+  orders: t.prismaConnection(
+    {
+      type: 'Order',
+      cursor: 'id',
+      ...paging,
+      description: 'Orders in id order, optionally filtered.',
+      args: { petId: t.arg({ type: 'Int64' }), complete: t.arg.boolean() },
+      resolve: (query, _root, args, { prisma }) =>
+        prisma.order.findMany({
+          ...query,
+          orderBy: { id: 'asc' },
+          where: { petId: args.petId ?? undefined, complete: args.complete ?? undefined },
+        }),
+    },
+    OrderConnection,
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  placeOrder: t.prismaField({
+    type: 'Order',
+    nullable: true,
+    description: 'Places an order, taking its quantity from stock; OUT_OF_STOCK when there is not enough.',
+    args: { input: t.arg({ type: NewOrderInput, required: true }) },
+    resolve: (query, _root, { input }, { prisma }) => placeOrder(prisma, input, query),
+  }),
+  updateOrder: t.prismaField({
+    type: 'Order',
+    nullable: true,
+    description: 'Changes the ship date or completes an order. Completion cannot be undone.',
+    args: { ...idArg, input: t.arg({ type: OrderPatchInput, required: true }) },
+    resolve: (query, _root, { id, input }, { prisma }) => updateOrder(prisma, id, input, query),
+  }),
+  cancelOrder: t.prismaField({
+    type: 'Order',
+    nullable: true,
+    description: 'Cancels an open order and gives its quantity back to stock; a complete order cannot be cancelled.',
+    args: idArg,
+    resolve: (query, _root, { id }, { prisma }) => cancelOrder(prisma, id, query),
+  }),
+}));

@@ -1,0 +1,108 @@
+import { invalid, notFound } from '../../errors.ts';
+import { PetStatus } from '../../generated/sqlite/enums.ts';
+import { createPet, deletePet, updatePet } from '../../store/pets.ts';
+import { builder, MAX_PAGE_SIZE } from '../builder.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdReason } from '../deprecation.ts';
+import { paging } from '../paging.ts';
+import { idArg } from './args.ts';
+
+export const PetStatusEnum = builder.enumType(PetStatus, {
+  name: 'PetStatus',
+  description: 'Status of a pet or of an inventory entry.',
+});
+
+export const PetType = builder.prismaObject('Pet', {
+  description: 'An animal in the store.',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'Int64', description: 'Unique identifier assigned on creation.' }),
+    name: t.exposeString('name', { description: "The animal's name." }),
+    status: t.expose('status', { type: PetStatusEnum, description: 'Status of the pet, set by the client.' }),
+    categoryId: t.expose('categoryId', { type: 'Int64', description: 'The category the animal belongs to.' }),
+    category: t.relation('category'),
+    inventory: t.relation('inventory', { nullable: false, onNull: 'error', description: 'Stock of this pet.' }),
+  }),
+});
+
+export const PetConnection = builder.connectionObject({ type: PetType, name: 'PetConnection' });
+
+const NewPetInput = builder.inputType('NewPet', {
+  description: 'A pet to create.',
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    categoryId: t.field({ type: 'Int64', required: true }),
+    status: t.field({ type: PetStatusEnum, description: 'Defaults to available.' }),
+  }),
+});
+
+const PetPatchInput = builder.inputType('PetPatch', {
+  description: 'Changes to a pet: fields left out stay as they are.',
+  fields: (t) => ({
+    name: t.string(),
+    categoryId: t.field({ type: 'Int64' }),
+    status: t.field({ type: PetStatusEnum }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  pet: t.prismaField({
+    type: 'Pet',
+    nullable: true,
+    description: 'One pet by id.',
+    deprecationReason: petsByIdReason(DEFAULT_PETS_BY_ID_DEPRECATION),
+    args: idArg,
+    resolve: async (query, _root, { id }, { prisma }) =>
+      (await prisma.pet.findUnique({ ...query, where: { id } })) ?? Promise.reject(notFound('Pet', id)),
+  }),
+  pets: t.prismaConnection(
+    {
+      type: 'Pet',
+      cursor: 'id',
+      ...paging,
+      description: 'Pets in id order, optionally filtered.',
+      args: {
+        status: t.arg({ type: PetStatusEnum }),
+        categoryId: t.arg({ type: 'Int64' }),
+        ids: t.arg({ type: ['Int64'], description: `Only these pets (at most ${MAX_PAGE_SIZE} ids).` }),
+      },
+      resolve: (query, _root, args, { prisma }) => {
+        if (args.ids && args.ids.length > MAX_PAGE_SIZE) {
+          throw invalid('ids', `at most ${MAX_PAGE_SIZE} ids per request (got ${args.ids.length})`);
+        }
+        return prisma.pet.findMany({
+          ...query,
+          orderBy: { id: 'asc' },
+          where: {
+            status: args.status ?? undefined,
+            categoryId: args.categoryId ?? undefined,
+            id: args.ids ? { in: args.ids } : undefined,
+          },
+        });
+      },
+    },
+    PetConnection,
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  createPet: t.prismaField({
+    type: 'Pet',
+    nullable: true,
+    description: 'Creates a pet, with an inventory entry at quantity 0.',
+    args: { input: t.arg({ type: NewPetInput, required: true }) },
+    resolve: (query, _root, { input }, { prisma }) => createPet(prisma, input, query),
+  }),
+  updatePet: t.prismaField({
+    type: 'Pet',
+    nullable: true,
+    description: 'Changes the given fields of a pet.',
+    args: { ...idArg, input: t.arg({ type: PetPatchInput, required: true }) },
+    resolve: (query, _root, { id, input }, { prisma }) => updatePet(prisma, id, input, query),
+  }),
+  deletePet: t.prismaField({
+    type: 'Pet',
+    nullable: true,
+    description: 'Deletes a pet and its inventory entry; refused while open orders reference it.',
+    args: idArg,
+    resolve: (query, _root, { id }, { prisma }) => deletePet(prisma, id, query),
+  }),
+}));

@@ -1,0 +1,56 @@
+import type { Db } from '../db/client.ts';
+import type { ApiKey } from '../generated/sqlite/client.ts';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key.ts';
+import { type Limits, PLANS, type Plan, type TablePlan } from './plans.ts';
+
+/** A key that may call the API: table plans take their limits from configuration, enterprise keys carry theirs. */
+export type ActiveKey = { id: bigint; plan: TablePlan } | { id: bigint; plan: 'enterprise'; limits: Limits };
+
+export interface NewKey {
+  plan: Plan;
+  name?: string;
+  /** Required for enterprise, refused for the other plans. */
+  limits?: Limits;
+}
+
+export async function createApiKey(prisma: Db, input: NewKey): Promise<{ record: ApiKey; key: string }> {
+  const key = generateApiKey();
+  const record = await prisma.apiKey.create({
+    data: {
+      name: input.name ?? null,
+      prefix: apiKeyPrefix(key),
+      hash: hashApiKey(key),
+      plan: input.plan,
+      perMinute: input.limits?.perMinute ?? null,
+      perDay: input.limits?.perDay ?? null,
+    },
+  });
+  return { record, key };
+}
+
+export function listApiKeys(prisma: Db): Promise<ApiKey[]> {
+  return prisma.apiKey.findMany({ orderBy: { id: 'asc' } });
+}
+
+/** Revokes a key; answers the key as it now is, or null when there is no such key. */
+export async function revokeApiKey(prisma: Db, id: bigint): Promise<ApiKey | null> {
+  const { count } = await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count === 0) return prisma.apiKey.findUnique({ where: { id } });
+  return prisma.apiKey.findUniqueOrThrow({ where: { id } });
+}
+
+export async function findActiveKey(prisma: Db, hash: string): Promise<ActiveKey | null> {
+  const row = await prisma.apiKey.findUnique({ where: { hash } });
+  if (!row || row.revokedAt) return null;
+  return toActiveKey(row);
+}
+
+function toActiveKey(row: ApiKey): ActiveKey {
+  if (row.plan === 'enterprise' && row.perMinute !== null && row.perDay !== null) {
+    return { id: row.id, plan: 'enterprise', limits: { perMinute: row.perMinute, perDay: row.perDay } };
+  }
+  if (row.plan !== 'enterprise' && (PLANS as readonly string[]).includes(row.plan)) {
+    return { id: row.id, plan: row.plan as TablePlan };
+  }
+  throw new Error(`API key ${row.id} has an unusable plan "${row.plan}" (enterprise keys need both limits)`);
+}

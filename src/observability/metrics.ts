@@ -1,0 +1,109 @@
+import { statSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/client.ts';
+import type { RequestContext } from './request-context.ts';
+
+// GraphQL operation names are chosen by clients: past this many distinct names, new ones are counted
+// under "other" so that a client cannot grow the metrics without bound.
+const MAX_OPERATION_NAMES = 200;
+
+/**
+ * The gateway's Prometheus metrics, in a registry of its own: Node's process metrics, requests and their
+ * latency by API, operation and status, rate-limit refusals, and the database's connections.
+ */
+export function createMetrics(db: Database) {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+
+  const labelNames = ['api', 'operation', 'status'] as const;
+  const requests = new Counter({
+    name: 'petstore_http_requests_total',
+    help: 'HTTP requests answered, by API (graphql, rest, ops, other), operation and status',
+    labelNames,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'petstore_http_request_duration_seconds',
+    help: 'Time from receiving a request to the end of its response, by API, operation and status',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const refusals = new Counter({
+    name: 'petstore_rate_limit_refusals_total',
+    help: 'Requests refused by the rate limit (HTTP 429: RATE_LIMITED or KEY_BANNED), by API',
+    labelNames: ['api'],
+    registers,
+  });
+  registerDatabaseGauges(db, registers);
+
+  const operationNames = new Set<string>();
+  const operationLabel = (name: string) => {
+    if (operationNames.has(name)) return name;
+    if (operationNames.size >= MAX_OPERATION_NAMES) return 'other';
+    operationNames.add(name);
+    return name;
+  };
+
+  return {
+    /** Counts one answered request. */
+    observe({ api, operation }: RequestContext, status: number, seconds: number) {
+      const labels = { api, operation: operationLabel(operation), status };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+      if (status === 429) refusals.inc({ api });
+    },
+
+    /** Answers GET /metrics in the Prometheus text format. */
+    async respond(res: ServerResponse) {
+      const body = await registry.metrics();
+      res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+      res.end(body);
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+function registerDatabaseGauges({ pool, target }: Database, registers: Registry[]) {
+  if (pool) {
+    new Gauge({
+      name: 'petstore_db_pool_connections',
+      help: 'PostgreSQL pool connections, by state (in_use, idle)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+      },
+    });
+    new Gauge({
+      name: 'petstore_db_pool_waiting',
+      help: 'Queries waiting for a free PostgreSQL pool connection',
+      registers,
+      collect() {
+        this.set(pool.waitingCount);
+      },
+    });
+  }
+  if (target.provider === 'postgresql') {
+    new Gauge({ name: 'petstore_db_pool_max', help: 'Size of the PostgreSQL pool', registers }).set(target.poolSize);
+  } else {
+    // SQLite runs in-process on one connection: what an operator watches is the disk it takes.
+    const { file } = target;
+    new Gauge({
+      name: 'petstore_db_sqlite_bytes',
+      help: 'Size of the SQLite database on disk, by file (database, wal)',
+      labelNames: ['file'],
+      registers,
+      collect() {
+        this.set({ file: 'database' }, sizeOf(file));
+        this.set({ file: 'wal' }, sizeOf(`${file}-wal`));
+      },
+    });
+  }
+}
+
+const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;

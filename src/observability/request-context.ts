@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/** Which part of the gateway answered a request, for its log line and its metrics. */
+export type Api = 'graphql' | 'rest' | 'ops' | 'other';
+
+export interface RequestContext {
+  /** Returned as X-Request-Id and written in the request's log line. */
+  id: string;
+  api: Api;
+  /** The GraphQL operation name, REST operationId, or ops path. */
+  operation: string;
+}
+
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
+
+// Ids from load balancers and tracing systems (UUIDs, AWS trace ids, W3C trace ids) fit; anything else
+// could forge log lines or bloat them, and is replaced.
+const WELL_FORMED_ID = /^[\w.:=+/-]{1,128}$/;
+
+/** Starts a request's context: its id is the caller's X-Request-Id when well-formed, else a new UUID. */
+export function openRequestContext(req: IncomingMessage): RequestContext {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && WELL_FORMED_ID.test(given) ? given : randomUUID();
+  const context: RequestContext = { id, api: 'other', operation: 'unmatched' };
+  contexts.set(req, context);
+  return context;
+}
+
+/**
+ * Names the operation a request runs, for its log line and the metrics' `api` and `operation` labels.
+ * The GraphQL layer calls it with the operation name, the REST adapter with the operationId.
+ */
+export function nameOperation(req: IncomingMessage | undefined, api: Api, operation: string): void {
+  const context = req && contexts.get(req);
+  if (!context) return;
+  context.api = api;
+  context.operation = operation;
+}
+
+export function requestContextOf(req: IncomingMessage | undefined): RequestContext | undefined {
+  return req && contexts.get(req);
+}

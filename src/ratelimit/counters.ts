@@ -1,0 +1,130 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimitConfig } from './config.ts';
+
+/** Where rate-limit counters live: in this process, or in Redis shared by every gateway process. */
+export interface CounterStore {
+  /** A rate-limiter-flexible limiter on this store: fixed windows, one counter per key, constant memory. */
+  limiter(options: LimiterOptions): RateLimiterAbstract;
+  status(): CounterStoreStatus;
+  close(): Promise<void>;
+}
+
+export interface LimiterOptions {
+  name: string;
+  points: number;
+  windowSeconds: number;
+  blockSeconds?: number;
+}
+
+export type CounterStoreStatus =
+  | { store: 'memory' }
+  | { store: 'redis'; connected: boolean; onFailure: RateLimitConfig['onRedisFailure'] };
+
+/** The part of a pino logger used here. */
+export interface Log {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+// rate-limiter-flexible's own increment script, with one change: a negative increment (the refund of a
+// refused request) on a window that has meanwhile expired does nothing, instead of opening a new window
+// below zero that would admit extra requests. ioredis registers the script once per client under one
+// name, so every limiter on the client uses this version.
+const INCREMENT_SCRIPT = `
+if tonumber(ARGV[1]) < 0 and redis.call('exists', KEYS[1]) == 0 then return {0, 0} end
+redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
+local consumed = redis.call('incrby', KEYS[1], ARGV[1])
+local ttl = redis.call('pttl', KEYS[1])
+if ttl == -1 then
+  redis.call('expire', KEYS[1], ARGV[2])
+  ttl = 1000 * ARGV[2]
+end
+return {consumed, ttl}`;
+
+// A stalled Redis must not stall requests: past this, a command fails over like a lost connection.
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+export function openMemoryCounterStore(): CounterStore {
+  return {
+    limiter: (options) => new RateLimiterMemory(memoryLimiterOptions(options)),
+    status: () => ({ store: 'memory' }),
+    close: async () => {},
+  };
+}
+
+/**
+ * Counters in Redis. Resolves once the first connection attempt has succeeded or failed, so that a
+ * gateway started beside a running Redis never counts its first requests locally. While Redis is
+ * unreachable, `onFailure: 'open'` counts in an in-process limiter per gateway (rate-limiter-flexible's
+ * insuranceLimiter) and `'closed'` makes every limiter call fail.
+ */
+export async function openRedisCounterStore(
+  url: string,
+  onFailure: RateLimitConfig['onRedisFailure'],
+  log: Log,
+): Promise<CounterStore> {
+  const client = new Redis(url, {
+    // Fail commands at once while disconnected (the insurance limiter or a 503 answers instead);
+    // ioredis keeps reconnecting in the background.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    enableAutoPipelining: true,
+  });
+  let connected: boolean | undefined;
+  let closing = false;
+  const setConnected = (now: boolean, details: object) => {
+    if (connected === now || closing) return;
+    connected = now;
+    if (now) log.info(details, 'Redis reachable: rate limits are shared by all gateway processes');
+    else if (onFailure === 'open') {
+      log.warn(details, 'Redis unreachable: counting rate limits in this process until it is back');
+    } else log.warn(details, 'Redis unreachable: refusing API requests with 503 until it is back');
+  };
+  client.on('ready', () => setConnected(true, {}));
+  client.on('error', (error: Error) => setConnected(false, { error: error.message }));
+  client.on('close', () => setConnected(false, {}));
+  await new Promise<void>((resolve) => {
+    client.once('ready', resolve);
+    client.once('error', () => resolve());
+  });
+
+  return {
+    limiter: (options) =>
+      new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix: `psg:${options.name}`,
+        points: options.points,
+        duration: options.windowSeconds,
+        blockDuration: options.blockSeconds ?? 0,
+        customIncrTtlLuaScript: INCREMENT_SCRIPT,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: onFailure === 'open' ? new RateLimiterMemory(memoryLimiterOptions(options)) : undefined,
+      }),
+    status: () => ({ store: 'redis', connected: connected === true, onFailure }),
+    close: async () => {
+      closing = true;
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+export function openCounterStore(
+  config: Pick<RateLimitConfig, 'redisUrl' | 'onRedisFailure'>,
+  log: Log,
+): Promise<CounterStore> {
+  return config.redisUrl
+    ? openRedisCounterStore(config.redisUrl, config.onRedisFailure, log)
+    : Promise.resolve(openMemoryCounterStore());
+}
+
+function memoryLimiterOptions(options: LimiterOptions) {
+  return {
+    keyPrefix: options.name,
+    points: options.points,
+    duration: options.windowSeconds,
+    blockDuration: options.blockSeconds ?? 0,
+  };
+}

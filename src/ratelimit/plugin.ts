@@ -1,0 +1,209 @@
+import type { IncomingMessage } from 'node:http';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { ApiError } from '../errors.ts';
+import type { Caller } from '../graphql/context.ts';
+import { graphqlError } from '../graphql/errors.ts';
+import type { KeyLookup } from '../keys/lookup.ts';
+import type { Limits } from '../keys/plans.ts';
+import { clientIp } from './client-ip.ts';
+import type { RateLimitConfig } from './config.ts';
+import type { CounterStore, Log } from './counters.ts';
+import { createFieldLimiter, type FieldLimiter } from './field-limit.ts';
+import { rateLimitHeaders } from './headers.ts';
+import { createRateLimiter, type Decision, type RateLimiter, tightestWindow } from './limiter.ts';
+
+export interface RateLimitPluginDeps {
+  config: RateLimitConfig;
+  counters: CounterStore;
+  findKey: KeyLookup;
+  log: Log;
+}
+
+/** What node:http hands to Yoga as the server context. */
+interface ServerContext {
+  req?: IncomingMessage;
+}
+
+/** One HTTP request's passage through the layer. */
+interface Admission {
+  caller: Caller;
+  /** Whose counters: the key, or the client address for anonymous calls. */
+  subject: string;
+  limits: Limits;
+  /** Points this request holds so far (a batch counts its first operation before the rest). */
+  held: number;
+  decision?: Decision;
+  retryAfterSeconds?: number;
+  limitField: FieldLimiter;
+}
+
+// Kept by the request (for the hooks) and by the caller object the plugin puts in the GraphQL context
+// (for resolvers), which is unique to the request.
+const admissions = new WeakMap<Request | Caller, Admission>();
+
+/**
+ * The rate-limit layer, as the first plugin of the one Yoga instance that serves GraphQL and REST.
+ * A REST request (any path but the GraphQL endpoint) counts one in `onRequest`, before the REST
+ * plugin answers it. A GraphQL request counts one when Yoga starts parsing it (GraphiQL's page and
+ * CORS preflights are answered earlier and not counted) and the rest of a batch once it is parsed,
+ * before anything executes. Every response to a counted request carries the rate-limit headers.
+ */
+export function createRateLimitPlugin({
+  config,
+  counters,
+  findKey,
+  log,
+}: RateLimitPluginDeps): Plugin<{ caller: Caller }, ServerContext> {
+  const limiter = createRateLimiter(counters, config);
+  const limitField = createFieldLimiter(counters, config);
+  let graphqlEndpoint = '/graphql';
+
+  async function identify(request: Request, serverContext: ServerContext): Promise<Admission> {
+    const ip = clientIp(request, serverContext.req?.socket.remoteAddress, config.trustProxyHops);
+    const presented = request.headers.get('x-api-key');
+    if (presented === null) {
+      return { caller: { kind: 'anonymous', ip }, subject: `ip:${ip}`, limits: config.plans.free, held: 0, limitField };
+    }
+    const key = await findKey(presented).catch((error: unknown) => {
+      log.warn({ error: String(error) }, 'API key lookup failed');
+      throw new ApiError('UNAVAILABLE', 'The API key cannot be checked right now; retry shortly');
+    });
+    if (!key) {
+      throw new ApiError('INVALID_API_KEY', 'X-API-Key names no active key: check the value, or ask for a new key');
+    }
+    return {
+      caller: { kind: 'key', keyId: key.id, plan: key.plan, ip },
+      subject: `key:${key.id}`,
+      limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
+      held: 0,
+      limitField,
+    };
+  }
+
+  async function count(admission: Admission, points: number): Promise<void> {
+    const decision = await limiter
+      .consume(admission.subject, admission.limits, points, admission.held)
+      .catch((error: unknown) => {
+        log.warn({ error: String(error) }, 'rate-limit store failed (RATE_LIMIT_ON_REDIS_FAILURE=closed)');
+        throw new ApiError('UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly');
+      });
+    admission.decision = decision;
+    if (decision.admitted) {
+      admission.held += points;
+      return;
+    }
+    admission.held = 0;
+    admission.retryAfterSeconds = decision.retryAfterSeconds;
+    throw new ApiError(decision.code, refusalMessage(decision, admission.caller));
+  }
+
+  async function enter(request: Request, serverContext: ServerContext): Promise<void> {
+    const admission = await identify(request, serverContext);
+    admissions.set(request, admission);
+    admissions.set(admission.caller, admission);
+    await count(admission, 1);
+  }
+
+  return {
+    onYogaInit({ yoga }) {
+      graphqlEndpoint = yoga.graphqlEndpoint;
+    },
+
+    async onRequest({ request, serverContext, url, endResponse, fetchAPI }) {
+      if (url.pathname === graphqlEndpoint || url.pathname === `${graphqlEndpoint}/`) return;
+      try {
+        await enter(request, serverContext);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        endResponse(
+          new fetchAPI.Response(JSON.stringify(error.toBody()), {
+            status: error.status,
+            headers: { 'Content-Type': 'application/json; charset=utf-8' },
+          }),
+        );
+      }
+    },
+
+    async onRequestParse({ request, serverContext }) {
+      await asGraphQLError(enter(request, serverContext));
+      return {
+        async onRequestParseDone({ requestParserResult }) {
+          const operations = Array.isArray(requestParserResult) ? requestParserResult.length : 1;
+          const admission = admissions.get(request);
+          if (admission && operations > 1) await asGraphQLError(count(admission, operations - 1));
+        },
+      };
+    },
+
+    onContextBuilding({ context, extendContext }) {
+      extendContext({ caller: callerOf(context.request) });
+    },
+
+    onResponse({ request, response }) {
+      const admission = admissions.get(request);
+      if (!admission?.decision) return;
+      for (const [name, value] of Object.entries(rateLimitHeaders(admission.decision.windows))) {
+        response.headers.set(name, value);
+      }
+      if (admission.retryAfterSeconds !== undefined) {
+        response.headers.set('Retry-After', String(admission.retryAfterSeconds));
+      }
+    },
+  };
+}
+
+/** The caller of a request the layer admitted (what the plugin puts in the GraphQL context as `caller`). */
+export function callerOf(request: Request): Caller {
+  return admissionOf(request).caller;
+}
+
+/** The caller's own state for the window with fewer requests left (GitHub-style `rateLimit` field). */
+export function rateLimitOf(context: { caller: Caller }): { limit: number; remaining: number; resetAt: Date } {
+  const decision = admissionOf(context.caller).decision;
+  if (!decision) throw new Error('The rate-limit layer has not counted this request');
+  const window = tightestWindow(decision.windows);
+  return { limit: window.limit, remaining: window.remaining, resetAt: new Date(window.resetsAt) };
+}
+
+/**
+ * Applies the per-field limit configured for `info.fieldName` (e.g. placeOrder) to the caller; call it
+ * first in that field's resolver. Throws RATE_LIMITED (and the response gets Retry-After) when refused.
+ */
+export async function limitField(
+  context: { caller: Caller },
+  info: GraphQLResolveInfo,
+  args: Record<string, unknown>,
+): Promise<void> {
+  const admission = admissionOf(context.caller);
+  const refusal = await admission.limitField(admission.subject, info, args);
+  if (!refusal) return;
+  admission.retryAfterSeconds = refusal.retryAfterSeconds;
+  throw new ApiError('RATE_LIMITED', refusal.message);
+}
+
+function admissionOf(requestOrCaller: Request | Caller): Admission {
+  const admission = admissions.get(requestOrCaller);
+  if (!admission) throw new Error('This request did not pass through the rate-limit plugin');
+  return admission;
+}
+
+function refusalMessage(decision: Extract<Decision, { admitted: false }>, caller: Caller): string {
+  const wait = `retry in ${decision.retryAfterSeconds} s (Retry-After)`;
+  if (decision.code === 'KEY_BANNED') {
+    return `Temporarily banned for sending on while rate-limited: ${wait}, then back off exponentially after a 429`;
+  }
+  const window = decision.windows.find((w) => w.policy === decision.refusedBy) ?? tightestWindow(decision.windows);
+  const who = caller.kind === 'key' ? 'this API key' : 'requests without an API key from this address';
+  return `Rate limit exceeded: ${who} may make ${window.limit} requests per ${window.policy}; ${wait}`;
+}
+
+/** Yoga turns a GraphQLError thrown while parsing into a GraphQL error response with `http.status`. */
+async function asGraphQLError(step: Promise<void>): Promise<void> {
+  try {
+    await step;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw graphqlError(error.code, error.message, { httpStatus: true });
+  }
+}

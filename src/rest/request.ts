@@ -1,0 +1,152 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { ApiError, invalid } from '../errors.ts';
+import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
+import type { QueryParameter } from './routes.ts';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Ids in paths and query strings are text, so they are read exactly, beyond 2^53 too. */
+export function parseInt64(name: string, text: string): bigint {
+  const value = /^-?\d{1,19}$/.test(text) ? BigInt(text) : undefined;
+  if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
+    throw invalid(name, `must be a whole number (int64), e.g. 42; got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+const resolve = (schema: SchemaObject): SchemaObject =>
+  schema.$ref ? RESOURCES[schema.$ref.split('/').pop() as ResourceName] : schema;
+
+function parseValue(name: string, schema: SchemaObject, text: string): unknown {
+  const { type, format, minimum, maximum, maxItems, items } = resolve(schema);
+  const allowed = resolve(schema).enum;
+  if (type === 'integer' && format === 'int64') return parseInt64(name, text);
+  if (type === 'integer') {
+    const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+    if (!(value >= (minimum ?? 0) && value <= (maximum ?? Number.MAX_SAFE_INTEGER))) {
+      throw invalid(name, `must be a whole number from ${minimum ?? 0} to ${maximum}; got ${JSON.stringify(text)}`);
+    }
+    return value;
+  }
+  if (type === 'boolean') {
+    if (text !== 'true' && text !== 'false') throw invalid(name, `must be true or false; got ${JSON.stringify(text)}`);
+    return text === 'true';
+  }
+  if (type === 'array' && items) {
+    const values = text.split(',');
+    if (maxItems !== undefined && values.length > maxItems) {
+      throw invalid(name, `takes at most ${maxItems} values (got ${values.length})`);
+    }
+    return values.map((value) => parseValue(name, items, value.trim()));
+  }
+  if (allowed && !allowed.includes(text)) {
+    throw invalid(name, `must be one of ${allowed.join(', ')}; got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+/** The query parameters as variables. Unknown or repeated parameters are refused, so that typos do not pass. */
+export function parseQuery(parameters: QueryParameter[] = [], search: URLSearchParams): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const name of new Set(search.keys())) {
+    const parameter = parameters.find((p) => p.name === name);
+    if (!parameter) {
+      const known = parameters.map((p) => p.name).join(', ') || 'none';
+      throw invalid(name, `is not a query parameter of this operation (it takes: ${known})`);
+    }
+    const values = search.getAll(name);
+    if (values.length > 1) throw invalid(name, 'must be given once (a list is comma-separated)');
+    variables[name] = parseValue(name, parameter.schema, values[0] as string);
+  }
+  return variables;
+}
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The request's JSON body. Content-Length is checked first, then the bytes actually received, so that a
+ * chunked body cannot exceed the limit either.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const type = request.headers.get('content-type');
+  if (!type || !JSON_MEDIA_TYPE.test(type)) {
+    throw new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Send the body as JSON with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`,
+    );
+  }
+  if (Number(request.headers.get('content-length')) > maxBytes) throw tooLarge(maxBytes);
+  const text = await readText(request, maxBytes);
+  if (text.trim() === '') throw invalid('body', 'is missing: send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalid('body', `is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+const tooLarge = (maxBytes: number) =>
+  new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxBytes} bytes; send less data per request`);
+
+/**
+ * Validators for request bodies, compiled once from the same schemas as the OpenAPI document. Ids are int64,
+ * but a JSON parser rounds numbers beyond 2^53: such a value is refused rather than silently changed.
+ */
+export function createBodyValidators() {
+  // `components` only holds the schemas, as in the OpenAPI document, so that their `$ref`s resolve unchanged.
+  const ajv = new Ajv({ strict: true, keywords: ['example', 'components'] });
+  addFormats(ajv, ['date-time']);
+  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+  ajv.addSchema({ components: { schemas: RESOURCES } }, 'resources');
+  const validators = new Map<ResourceName, ValidateFunction>();
+
+  return function validateBody(name: ResourceName, body: unknown): Record<string, unknown> {
+    let validate = validators.get(name);
+    if (!validate) {
+      validate = ajv.compile({ $ref: `resources#/components/schemas/${name}` });
+      validators.set(name, validate);
+    }
+    if (!validate(body)) throw describe(name, validate.errors?.[0]);
+    return body as Record<string, unknown>;
+  };
+}
+
+function describe(name: ResourceName, error: ErrorObject | undefined): ApiError {
+  const at = error?.instancePath.slice(1).replaceAll('/', '.') ?? '';
+  const field = (child: unknown) => [at, child].filter(Boolean).join('.');
+  switch (error?.keyword) {
+    case 'required':
+      return invalid(field(error.params.missingProperty), 'is required');
+    case 'additionalProperties': {
+      const known = Object.keys((RESOURCES[name] as SchemaObject).properties ?? {}).join(', ');
+      return invalid(field(error.params.additionalProperty), `is not a field of ${name} (it has: ${known})`);
+    }
+    case 'format':
+      return error.params.format === 'int64'
+        ? invalid(at, 'must be a whole number of at most 2^53-1 in a JSON body (larger numbers lose digits)')
+        : invalid(at, `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`);
+    case 'enum':
+      return invalid(at, `must be one of ${(error.params.allowedValues as string[]).join(', ')}`);
+    default:
+      return invalid(at || 'body', error?.message ?? 'is invalid');
+  }
+}

@@ -1,0 +1,84 @@
+import type { Db } from '../db/client.ts';
+import { ApiError, invalid, notFound } from '../errors.ts';
+import type { Prisma } from '../generated/sqlite/client.ts';
+import { requireQuantity } from './validate.ts';
+
+export type OrderQuery = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
+
+/**
+ * Takes the quantity from stock and records the order in one transaction. The stock check is part of the
+ * UPDATE's WHERE clause, so concurrent orders serialize on the inventory row and can never oversell.
+ */
+export function placeOrder(
+  prisma: Db,
+  fields: { petId: bigint; quantity?: number | null; shipDate?: Date | null },
+  query: OrderQuery = {},
+) {
+  const { petId } = fields;
+  const quantity = requireQuantity('quantity', fields.quantity ?? 1, 1);
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.inventoryItem.updateMany({
+      where: { petId, quantity: { gte: quantity } },
+      data: { quantity: { decrement: quantity }, openOrders: { increment: 1 } },
+    });
+    if (count === 0) {
+      const stock = await tx.inventoryItem.findUnique({ where: { petId }, select: { quantity: true } });
+      if (!stock) throw invalid('petId', `pet ${petId} does not exist`);
+      throw new ApiError(
+        'OUT_OF_STOCK',
+        `Pet ${petId} has ${stock.quantity} in stock; ${quantity} requested. Order at most ${stock.quantity}.`,
+      );
+    }
+    return tx.order.create({ ...query, data: { petId, quantity, shipDate: fields.shipDate ?? null } });
+  });
+}
+
+/** Completing an order is final: it leaves the pet's open orders and cannot be undone. */
+export function updateOrder(
+  prisma: Db,
+  id: bigint,
+  patch: { complete?: boolean | null; shipDate?: Date | null },
+  query: OrderQuery = {},
+) {
+  if (patch.complete === null) throw invalid('complete', 'must not be null');
+  return prisma.$transaction(async (tx) => {
+    const order = await tx.order.findUnique({ where: { id }, select: { complete: true, petId: true } });
+    if (!order) throw notFound('Order', id);
+    if (patch.complete === false && order.complete) {
+      throw new ApiError('CONFLICT', `Order ${id} is complete; completion cannot be undone`);
+    }
+    if (patch.complete && !order.complete) {
+      const { count } = await tx.order.updateMany({ where: { id, complete: false }, data: { complete: true } });
+      if (count === 1 && order.petId !== null) {
+        await tx.inventoryItem.updateMany({
+          where: { petId: order.petId },
+          data: { openOrders: { decrement: 1 } },
+        });
+      }
+    }
+    return tx.order.update({ ...query, where: { id }, data: { shipDate: patch.shipDate } });
+  });
+}
+
+/** Cancelling removes an open order and gives its quantity back to stock; a complete order stays. */
+export function cancelOrder(prisma: Db, id: bigint, query: OrderQuery = {}) {
+  return prisma.$transaction(async (tx) => {
+    const order = await tx.order.findUnique({
+      where: { id },
+      select: { complete: true, petId: true, quantity: true },
+    });
+    if (!order) throw notFound('Order', id);
+    const cancelled = await tx.order.findUniqueOrThrow({ ...query, where: { id } });
+    const { count } = await tx.order.deleteMany({ where: { id, complete: false } });
+    if (order.complete || count === 0) {
+      throw new ApiError('CONFLICT', `Order ${id} is complete and cannot be cancelled`);
+    }
+    if (order.petId !== null) {
+      await tx.inventoryItem.updateMany({
+        where: { petId: order.petId },
+        data: { quantity: { increment: order.quantity }, openOrders: { decrement: 1 } },
+      });
+    }
+    return cancelled;
+  });
+}

@@ -1,0 +1,75 @@
+import type { Db } from '../db/client.ts';
+import { ApiError, invalid, notFound } from '../errors.ts';
+import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
+import { isForeignKeyViolation, orMissing } from './prisma-errors.ts';
+import { patchOf, requireText } from './validate.ts';
+
+export type PetQuery = { include?: Prisma.PetInclude; select?: Prisma.PetSelect };
+
+export interface PetPatch {
+  name?: string | null;
+  categoryId?: bigint | null;
+  status?: PetStatus | null;
+}
+
+/** A category that does not exist is the client's mistake in `categoryId`, not a missing resource. */
+async function withCategoryCheck<T>(categoryId: bigint | null | undefined, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw invalid('categoryId', `category ${categoryId} does not exist`);
+    throw error;
+  }
+}
+
+/** Every pet gets its inventory entry, at quantity 0, in the same statement. */
+export function createPet(
+  prisma: Db,
+  fields: { name: string; categoryId: bigint; status?: PetStatus | null },
+  query: PetQuery = {},
+) {
+  const data = {
+    name: requireText('name', fields.name),
+    categoryId: fields.categoryId,
+    status: fields.status ?? 'available',
+    inventory: { create: {} },
+  };
+  return withCategoryCheck(fields.categoryId, prisma.pet.create({ ...query, data }));
+}
+
+export function updatePet(prisma: Db, id: bigint, patch: PetPatch, query: PetQuery = {}) {
+  const data = {
+    name: patchOf('name', patch.name, (v) => requireText('name', v)),
+    categoryId: patchOf('categoryId', patch.categoryId, (v) => v),
+    status: patchOf('status', patch.status, (v) => v),
+  };
+  return withCategoryCheck(
+    patch.categoryId,
+    orMissing(prisma.pet.update({ ...query, where: { id }, data }), () => notFound('Pet', id)),
+  );
+}
+
+/**
+ * Refused while open orders reference the pet. The conditional update of its inventory row takes that row's
+ * lock, the same one placing an order takes first, so an order cannot slip in between check and delete.
+ * Completed orders keep their history with petId set to null.
+ */
+export function deletePet(prisma: Db, id: bigint, query: PetQuery = {}) {
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.inventoryItem.updateMany({
+      where: { petId: id, openOrders: 0 },
+      data: { openOrders: 0 },
+    });
+    if (count === 0) {
+      const inventory = await tx.inventoryItem.findUnique({ where: { petId: id } });
+      if (!inventory) throw notFound('Pet', id);
+      throw new ApiError(
+        'CONFLICT',
+        `Pet ${id} has ${inventory.openOrders} open order(s); complete or cancel them before deleting the pet`,
+      );
+    }
+    const pet = await tx.pet.findUniqueOrThrow({ ...query, where: { id } });
+    await tx.pet.delete({ where: { id } });
+    return pet;
+  });
+}

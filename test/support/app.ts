@@ -1,0 +1,87 @@
+import { expect } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { listen } from '../../src/http/server.ts';
+import { createTestDatabase } from './databases.ts';
+import { createTestKey } from './keys.ts';
+
+export interface GraphQLResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are checked by assertions, not types
+  body: { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
+}
+
+/**
+ * The whole gateway on a fresh database (TEST_DB picks SQLite or PostgreSQL), served over real HTTP on a free
+ * loopback port. Requests carry a Business-plan API key unless told otherwise.
+ */
+export async function startTestApp(options: { env?: NodeJS.ProcessEnv; onQuery?: (sql: string) => void } = {}) {
+  const database = await createTestDatabase({ onQuery: options.onQuery });
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, PORT: '0', ...options.env });
+  const app = createApp({ config, db: database.db });
+  const http = await listen(app, '127.0.0.1', 0);
+  const apiKey = await createTestKey(database.db.prisma, 'business');
+  const prisma = database.db.prisma;
+
+  async function graphql(
+    query: string,
+    variables?: Record<string, unknown>,
+    { key = apiKey, headers = {} }: { key?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<GraphQLResponse> {
+    const response = await fetch(`${http.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }), ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  }
+
+  /** Runs an operation that must succeed and returns its data. */
+  // biome-ignore lint/suspicious/noExplicitAny: see GraphQLResponse
+  async function ok(query: string, variables?: Record<string, unknown>): Promise<any> {
+    const { body } = await graphql(query, variables);
+    expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+    return body.data;
+  }
+
+  /** Runs an operation that must fail and returns its first error as {message, code, status}. */
+  async function fails(query: string, variables?: Record<string, unknown>) {
+    const { body } = await graphql(query, variables);
+    expect(body.errors?.length, JSON.stringify(body)).toBeGreaterThan(0);
+    const [error] = body.errors ?? [];
+    return { message: error?.message ?? '', ...error?.extensions } as { message: string; code: string; status: number };
+  }
+
+  let categoryId: number | undefined;
+  /** Creates a pet (in a shared test category unless one is given) and returns it. */
+  async function createPet(fields: { name: string; categoryId?: number; status?: string }) {
+    categoryId ??= (await ok(`mutation { createCategory(input: { name: "Test animals" }) { id } }`)).createCategory.id;
+    const { createPet } = await ok(
+      `mutation($input: NewPet!) { createPet(input: $input) { id name status categoryId } }`,
+      { input: { categoryId, ...fields } },
+    );
+    return createPet as { id: number; name: string; status: string; categoryId: number };
+  }
+
+  const count = (model: 'pet' | 'category' | 'order' | 'inventoryItem') =>
+    (prisma[model] as unknown as { count(): Promise<number> }).count();
+
+  return {
+    url: http.url,
+    apiKey,
+    prisma,
+    database,
+    graphql,
+    ok,
+    fails,
+    createPet,
+    count,
+    close: async () => {
+      await http.close();
+      await database.drop();
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
