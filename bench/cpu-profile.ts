@@ -17,7 +17,7 @@ export interface CpuProfile {
 /** The V8 pseudo-functions that are not code: (idle), (program), (garbage collector), (root). */
 const isPseudo = (frame: CallFrame) => frame.url === '' && frame.functionName.startsWith('(');
 
-/** node_modules/<package> (the innermost, with its scope), src/<folder>, node internals, or the pseudo-function. */
+/** node_modules/<package> (the innermost, with its scope), src/<folder>, a Node module, or the pseudo-function. */
 export function areaOf(frame: CallFrame): string {
   if (isPseudo(frame)) return frame.functionName;
   const url = frame.url;
@@ -26,9 +26,9 @@ export function areaOf(frame: CallFrame): string {
     const [first = '', second = ''] = url.slice(modules + '/node_modules/'.length).split('/');
     return first.startsWith('@') ? `${first}/${second}` : first;
   }
-  if (url.startsWith('node:')) return 'node internals';
-  const source = /\/(src|bench)\/(?:([^/]+)\/)?[^/]*$/.exec(url);
-  if (source) return source[2] ? `${source[1]}/${source[2]}` : (source[1] ?? url);
+  if (url.startsWith('node:')) return url.replace(/^(node:(?:internal\/)?[^/]+).*$/, '$1');
+  const source = /\/(src|bench)\/(?:([^/]+)\/)?/.exec(url);
+  if (source) return source[2] ? `${source[1]}/${source[2]}` : `${source[1]}`;
   return url || '(native)';
 }
 

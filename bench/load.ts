@@ -30,7 +30,10 @@ export interface LoadResult {
 
 export async function measure(url: string, workload: Workload, settings: LoadSettings): Promise<LoadResult> {
   if (settings.warmupSeconds > 0) await fire(url, workload, settings, settings.warmupSeconds);
-  const result = await fire(url, workload, settings, settings.durationSeconds);
+  return summarize(await fire(url, workload, settings, settings.durationSeconds));
+}
+
+export function summarize(result: autocannon.Result): LoadResult {
   const non2xx = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {})
       .filter(([status]) => !status.startsWith('2'))

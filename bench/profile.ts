@@ -1,16 +1,18 @@
 // `npx tsx bench/profile.ts`: the gateway under the GraphQL pet(id) load with `--cpu-prof`, then where its
 // time went (bench/cpu-profile.ts). The profile is kept in bench/results/ for a flame graph (Chrome DevTools,
 // speedscope). `npx tsx bench/profile.ts <file.cpuprofile>` only summarizes an existing profile.
-// Env: BENCH_DURATION (default 20 s), BENCH_WARMUP, BENCH_CONNECTIONS.
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+// Env: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS as for `npm run bench`.
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.ts';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.ts';
 import { createBenchKey, seedCatalogue } from './database.ts';
-import { fire, measure } from './load.ts';
-import { REPO_ROOT, startGateway } from './processes.ts';
+import { fire, type LoadSettings, measure } from './load.ts';
+import { startGateway } from './processes.ts';
+import { resultFile } from './report.ts';
 import { benchWorkloads } from './scenarios.ts';
+import { settings } from './settings.ts';
 
 const SCENARIO = 'GraphQL pet(id)';
 
@@ -25,15 +27,10 @@ async function profileGateway(): Promise<{ file: string; fromMs: number }> {
   if (!scenario) throw new Error(`no scenario ${SCENARIO}`);
   const { key } = await createBenchKey(databaseUrl);
   const profileDir = path.join(dir, 'profile');
-  const load = {
-    connections: Number(process.env.BENCH_CONNECTIONS || 50),
-    warmupSeconds: 0,
-    durationSeconds: Number(process.env.BENCH_DURATION || 20),
-    headers: key ? { 'x-api-key': key } : {},
-  };
+  const load: LoadSettings = { ...settings, warmupSeconds: 0, headers: key ? { 'x-api-key': key } : {} };
   const startedAt = performance.now();
   const gateway = await startGateway(databaseUrl, ['--cpu-prof', '--cpu-prof-dir', profileDir]);
-  await fire(gateway.url, scenario.workload, load, Number(process.env.BENCH_WARMUP || 3));
+  await fire(gateway.url, scenario.workload, load, settings.warmupSeconds);
   const fromMs = performance.now() - startedAt;
   const result = await measure(gateway.url, scenario.workload, load);
   console.log(
@@ -44,12 +41,7 @@ async function profileGateway(): Promise<{ file: string; fromMs: number }> {
   await gateway.stop();
   const [written] = await readdir(profileDir);
   if (!written) throw new Error('the gateway wrote no profile');
-  const kept = path.join(
-    REPO_ROOT,
-    'bench/results',
-    `${new Date().toISOString().replace(/:/g, '-')}-pet-by-id.cpuprofile`,
-  );
-  await mkdir(path.dirname(kept), { recursive: true });
+  const kept = resultFile(new Date().toISOString(), '-pet-by-id.cpuprofile');
   await copyFile(path.join(profileDir, written), kept);
   return { file: kept, fromMs };
 }

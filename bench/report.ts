@@ -25,19 +25,26 @@ export interface Report {
   node: string;
   cpus: number;
   cpuModel: string;
+  /** 1-minute load average when the run began: other work on the machine skews every figure. */
+  loadAverage: number;
   settings: Omit<LoadSettings, 'headers'> & { soakSeconds: number };
   notes: string[];
   rows: Row[];
-  rss?: RssReport & { seconds: number };
+  /** Memory during the soak, and what the soak's load achieved (a refused load would prove nothing). */
+  rss?: RssReport & { seconds: number; load: LoadResult };
 }
 
-export function describeMachine(): Pick<Report, 'timestamp' | 'commit' | 'node' | 'cpus' | 'cpuModel'> {
+export function describeMachine(): Pick<
+  Report,
+  'timestamp' | 'commit' | 'node' | 'cpus' | 'cpuModel' | 'loadAverage'
+> {
   return {
     timestamp: new Date().toISOString(),
     commit: gitCommit(),
     node: process.version,
     cpus: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    loadAverage: os.loadavg()[0] ?? 0,
   };
 }
 
@@ -110,7 +117,8 @@ export function renderRss(rss: NonNullable<Report['rss']>): string {
   const mb = (value: number) => `${value.toFixed(1)} MB`;
   return (
     `Gateway RSS under ${rss.seconds} s of read load (after warm-up): ${mb(rss.startMb)} -> ${mb(rss.endMb)} ` +
-    `(peak ${mb(rss.peakMb)}), growth ${rss.growthPercent >= 0 ? '+' : ''}${rss.growthPercent.toFixed(1)}%`
+    `(peak ${mb(rss.peakMb)}), growth ${rss.growthPercent >= 0 ? '+' : ''}${rss.growthPercent.toFixed(1)}%; ` +
+    `load ${Math.round(rss.load.requestsPerSecond)} req/s, ${rss.load.errors} errors, non-2xx ${non2xxText(rss.load.non2xx)}`
   );
 }
 
@@ -119,7 +127,8 @@ export function renderReport(report: Report): string {
   return [
     `# Benchmark ${report.timestamp}`,
     '',
-    `Commit ${report.commit}, Node ${report.node}, ${report.cpus} CPU(s) (${report.cpuModel}).`,
+    `Commit ${report.commit}, Node ${report.node}, ${report.cpus} CPU(s) (${report.cpuModel}), ` +
+      `load average ${report.loadAverage.toFixed(1)} at the start.`,
     `${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s per row.`,
     ...report.notes.map((note) => `- ${note}`),
     '',
@@ -129,12 +138,17 @@ export function renderReport(report: Report): string {
   ].join('\n');
 }
 
-/** Writes bench/results/<timestamp>.md and .json; answers the path of the Markdown file. */
-export function saveReport(report: Report): string {
+/** A file in bench/results/ named after a run's time (`:` is not allowed in file names everywhere). */
+export function resultFile(timestamp: string, suffix: string): string {
   const dir = path.join(REPO_ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
-  const base = path.join(dir, report.timestamp.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z'));
-  writeFileSync(`${base}.md`, renderReport(report));
-  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  return `${base}.md`;
+  return path.join(dir, `${timestamp.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}${suffix}`);
+}
+
+/** Writes bench/results/<timestamp>.md and .json; answers the path of the Markdown file. */
+export function saveReport(report: Report): string {
+  const markdown = resultFile(report.timestamp, '.md');
+  writeFileSync(markdown, renderReport(report));
+  writeFileSync(resultFile(report.timestamp, '.json'), `${JSON.stringify(report, null, 2)}\n`);
+  return markdown;
 }

@@ -1,4 +1,4 @@
-// `npm run bench`: the gateway beside its ceiling (see bench/README.md for what is measured and how).
+// `npm run bench`: the gateway beside its ceiling; the notes it prints say what is measured and how.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,26 +10,13 @@ import {
   freshPostgresSchema,
   seedCatalogue,
 } from './database.ts';
-import { fire, type LoadResult, type LoadSettings, measure } from './load.ts';
+import { fire, type LoadResult, type LoadSettings, measure, summarize } from './load.ts';
 import { startBaseline, startGateway } from './processes.ts';
 import { describeMachine, type Report, type Row, renderReport, saveReport } from './report.ts';
 import { rssDuring } from './rss.ts';
 import { type BaselineKind, benchWorkloads } from './scenarios.ts';
+import { settings } from './settings.ts';
 
-function numberFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new Error(`${name}=${raw}: expected a number >= ${min}`);
-  return value;
-}
-
-const settings = {
-  connections: numberFromEnv('BENCH_CONNECTIONS', 50, 1),
-  warmupSeconds: numberFromEnv('BENCH_WARMUP', 3, 0),
-  durationSeconds: numberFromEnv('BENCH_DURATION', 10, 1),
-  soakSeconds: numberFromEnv('BENCH_SOAK_SECONDS', 60, 0),
-};
 const postgresUrl = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')
   ? process.env.DATABASE_URL
   : undefined;
@@ -99,8 +86,9 @@ async function benchGateway(
   if (soakSeconds > 0) {
     progress(`${server}: RSS under ${soakSeconds} s of reads`);
     await fire(gateway.url, workloads.soak, load, settings.warmupSeconds);
-    const rss = await rssDuring(gateway.pid, fire(gateway.url, workloads.soak, load, soakSeconds));
-    report.rss = { ...rss, seconds: soakSeconds };
+    const soak = fire(gateway.url, workloads.soak, load, soakSeconds);
+    const rss = await rssDuring(gateway.pid, soak);
+    report.rss = { ...rss, seconds: soakSeconds, load: summarize(await soak) };
   }
   await gateway.stop();
 }

@@ -1,23 +1,79 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { createDocsRoutes } from './docs/routes.ts';
+import { DomainsRegistry } from './domains/registry.ts';
+import { createHostRouter } from './domains/router.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
-import { createOpsRoutes, databaseCheck } from './http/ops.ts';
+import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './http/ops.ts';
+import { createKeyLookup } from './keys/lookup.ts';
+import { createLogger, type Logger } from './observability/logger.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { createRequestObserver } from './observability/requests.ts';
+import { openCounterStore } from './ratelimit/counters.ts';
+import { createRateLimitPlugin } from './ratelimit/plugin.ts';
+import { createOpenApiDocument } from './rest/openapi.ts';
 
 /**
- * The request pipeline: operational endpoints first, then Yoga, which serves GraphQL (and GraphiQL)
- * behind its plugins.
+ * The request pipeline: logging and metrics, custom-domain routing, operational endpoints (not
+ * rate-limited), then Yoga, whose first plugin is the rate-limit layer and whose last is the REST adapter.
  */
-export function createApp({ db }: { config: Config; db: Database }) {
-  const handleOps = createOpsRoutes([databaseCheck(db)]);
-  const yoga = createGraphQLServer({ prisma: db.prisma });
+export async function createApp({
+  config,
+  db,
+  logger = createLogger(config.logLevel),
+}: {
+  config: Config;
+  db: Database;
+  logger?: Logger;
+}) {
+  const { petsByIdDeprecation } = config;
+  const counters = await openCounterStore(config.rateLimit, logger);
+  const domains = config.domainsFile ? new DomainsRegistry(config.domainsFile, { log: logger }).watch() : null;
+  const routeHost = createHostRouter(() => domains?.current ?? null);
+
+  const openApiDocument = JSON.stringify(createOpenApiDocument({ petsByIdDeprecation }));
+  const metrics = createMetrics(db);
+  const observe = createRequestObserver({ logger, metrics });
+  const handleOps = createOpsRoutes([databaseCheck(db), rateLimitStoreCheck(counters)], {
+    '/openapi.json': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApiDocument);
+    },
+    '/metrics': (_req, res) => metrics.respond(res),
+    ...createDocsRoutes(),
+  });
+  const rateLimit = createRateLimitPlugin({
+    config: config.rateLimit,
+    counters,
+    findKey: createKeyLookup(db.prisma, {
+      ttlMs: config.rateLimit.keyCacheTtlMs,
+      maxEntries: config.rateLimit.keyCacheSize,
+    }),
+    log: logger,
+  });
+  const yoga = createGraphQLServer({
+    prisma: db.prisma,
+    rest: { maxBodyBytes: config.restMaxBodyBytes, petsByIdDeprecation },
+    limits: config.graphqlLimits,
+    production: config.production,
+    logger,
+    rateLimit,
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    observe(req, res);
+    if (routeHost(req, res)) return;
     if (await handleOps(req, res)) return;
     await yoga(req, res);
   }
 
-  return { handle, yoga };
+  /** Releases what the app opened (the database is the caller's). */
+  async function close() {
+    domains?.close();
+    await counters.close();
+  }
+
+  return { handle, yoga, close };
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = Awaited<ReturnType<typeof createApp>>;

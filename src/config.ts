@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './db/target.ts';
+import { ConfigError } from './config-error.ts';
 import { DEFAULT_PETS_BY_ID_DEPRECATION } from './graphql/deprecation.ts';
+import { loadRateLimitConfig } from './ratelimit/config.ts';
 
 const instant = z
   .union(
@@ -25,6 +27,7 @@ const envSchema = z
       .transform(Number)
       .refine((port) => port <= 65535, 'must be a whole number from 0 to 65535')
       .default(4000),
+    DOMAINS_CONFIG: z.string().optional(),
     DATABASE_URL: z
       .string()
       .default(DEFAULT_DATABASE_URL)
@@ -42,19 +45,20 @@ const envSchema = z
       .transform((v) => v === 'true'),
     PETS_BY_ID_DEPRECATED_AT: instant.default(DEFAULT_PETS_BY_ID_DEPRECATION.deprecatedAt),
     PETS_BY_ID_SUNSET_AT: instant.default(DEFAULT_PETS_BY_ID_DEPRECATION.sunsetAt),
-    REST_MAX_BODY_BYTES: z
-      .string()
-      .regex(/^[1-9]\d*$/, 'must be a whole number of bytes >= 1')
-      .transform(Number)
-      .default(64 * 1024),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    REST_MAX_BODY_BYTES: positive('bytes').default(64 * 1024),
+    LOG_LEVEL: z
+      .enum(
+        ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+        'must be one of fatal, error, warn, info, debug, trace, silent',
+      )
+      .optional(),
     SHUTDOWN_TIMEOUT_MS: positive('milliseconds').default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: positive('milliseconds').default(30_000),
     HTTP_HEADERS_TIMEOUT_MS: positive('milliseconds').default(10_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: positive('milliseconds').default(5_000),
     GRAPHQL_MAX_BODY_BYTES: positive('bytes').default(64 * 1024),
     GRAPHQL_MAX_DEPTH: positive('levels').default(10),
-    GRAPHQL_MAX_COST: positive('points').default(5_000),
+    GRAPHQL_MAX_COST: positive('points').default(20_000),
     GRAPHQL_MAX_ALIASES: positive('aliases').default(15),
     GRAPHQL_MAX_DIRECTIVES: positive('directives').default(50),
     GRAPHQL_MAX_TOKENS: positive('tokens').default(2_000),
@@ -69,10 +73,6 @@ const envSchema = z
   });
 
 export type Config = ReturnType<typeof loadConfig>;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = envSchema.safeParse(env);
@@ -90,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     database: parseDatabaseUrl(DATABASE_URL),
     production: NODE_ENV === 'production',
     seedDemoData: SEED_DEMO_DATA,
+    domainsFile: parsed.data.DOMAINS_CONFIG || undefined,
+    rateLimit: loadRateLimitConfig(env),
     petsByIdDeprecation: {
       deprecatedAt: parsed.data.PETS_BY_ID_DEPRECATED_AT,
       sunsetAt: parsed.data.PETS_BY_ID_SUNSET_AT,

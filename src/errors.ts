@@ -37,6 +37,11 @@ export class ApiError extends Error {
     this.status = ERROR_STATUS[code];
   }
 
+  /** graphql-js copies an error's `extensions` onto the GraphQL error it wraps it in. */
+  get extensions(): { code: ErrorCode; status: number } {
+    return { code: this.code, status: this.status };
+  }
+
   toBody(): ErrorBody {
     return { code: this.code, message: this.message, status: this.status };
   }

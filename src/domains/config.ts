@@ -1,3 +1,4 @@
+import { ConfigError } from '../config-error.ts';
 import { Resolver } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -46,7 +47,7 @@ const configFile = z.object({ domains: domainsBlock });
 export type DomainsConfig = z.infer<typeof domainsBlock>;
 export type Redirect = DomainsConfig['redirects'][number];
 
-export class DomainsConfigError extends Error {
+export class DomainsConfigError extends ConfigError {
   override name = 'DomainsConfigError';
 }
 

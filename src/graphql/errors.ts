@@ -13,21 +13,42 @@ export function graphqlError(code: ErrorCode, message: string, options: { httpSt
 
 /**
  * Yoga's error mask, applied to every error it returns. Store errors keep their code and message; errors the
- * client caused in the document or variables become VALIDATION_FAILED; anything else is masked as INTERNAL
- * (Yoga logs the original), so that no stack trace or SQL reaches the client.
+ * client caused in the document, variables or arguments get the code of their HTTP status (VALIDATION_FAILED
+ * when they have none); anything else is masked as INTERNAL (Yoga logs the original), so that no stack trace or
+ * SQL reaches the client.
  */
 export function maskError(error: unknown, internalMessage: string): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof ApiError) return withCode(error, original.code, original.message);
-  if (original instanceof Error && original.name === 'PothosValidationError') {
-    return withCode(error, 'VALIDATION_FAILED', original.message);
+  if (error instanceof GraphQLError) {
+    // ApiErrors thrown by resolvers arrive wrapped, with their code already copied into `extensions`.
+    if (isErrorCode(error.extensions.code)) return error;
+    // No original error: graphql-js rejected the document or variables. A GraphQLError as the original: a scalar
+    // or Pothos refused an argument value.
+    const { originalError } = error;
+    if (!originalError || originalError instanceof GraphQLError) return markClientError(error);
   }
-  if (error instanceof GraphQLError && !original) {
-    const { code } = error.extensions;
-    return isErrorCode(code) ? error : withCode(error, 'VALIDATION_FAILED', error.message);
-  }
+  if (error instanceof ApiError) return withCode(error, error.code, error.message);
   return withCode(error, 'INTERNAL', internalMessage);
 }
+
+/**
+ * Marked in place rather than copied: Yoga logs any error whose mask returns a new object as a server fault,
+ * and a client's malformed query is not one.
+ */
+export function markClientError(error: GraphQLError): GraphQLError {
+  if (isErrorCode(error.extensions.code)) return error;
+  const httpStatus = (error.extensions.http as { status?: number } | undefined)?.status;
+  const code = CODE_FOR_CLIENT_STATUS.get(httpStatus ?? 400) ?? 'VALIDATION_FAILED';
+  Object.assign(error.extensions, { code, status: ERROR_STATUS[code] });
+  return error;
+}
+
+const CODE_FOR_CLIENT_STATUS = new Map<number, ErrorCode>([
+  [400, 'VALIDATION_FAILED'],
+  [404, 'NOT_FOUND'],
+  [405, 'METHOD_NOT_ALLOWED'],
+  [413, 'PAYLOAD_TOO_LARGE'],
+  [415, 'UNSUPPORTED_MEDIA_TYPE'],
+]);
 
 function withCode(error: unknown, code: ErrorCode, message: string): GraphQLError {
   const located = error instanceof GraphQLError ? error : undefined;

@@ -1,42 +1,75 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
+import type { CounterStore } from '../ratelimit/counters.ts';
+import { nameOperation } from '../observability/request-context.ts';
 
+/**
+ * A dependency's state: resolves when it answers (with a note when the gateway serves without it, degraded),
+ * rejects when the gateway cannot serve.
+ */
 export interface ReadinessCheck {
   name: string;
-  check(): Promise<void>;
+  check(): Promise<string | undefined>;
 }
+
+export type OpsRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /**
  * Operational endpoints, answered before the API layers (not rate-limited): /healthz says the process is up,
- * /readyz that every dependency answers.
+ * /readyz that every dependency answers; `routes` adds more by exact path (/metrics, /docs).
  */
-export function createOpsRoutes(checks: ReadinessCheck[]) {
-  return async function handleOps(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const path = req.url?.split('?')[0];
-    if (path === '/healthz') {
-      sendJson(res, 200, { status: 'ok' });
-      return true;
-    }
-    if (path === '/readyz') {
+export function createOpsRoutes(checks: ReadinessCheck[], routes: Record<string, OpsRoute> = {}) {
+  const table: Record<string, OpsRoute> = {
+    '/healthz': (_req, res) => sendJson(res, 200, { status: 'ok' }),
+    '/readyz': async (_req, res) => {
       const results = await Promise.all(
         checks.map(async ({ name, check }) => {
           try {
-            await check();
-            return [name, 'ok'] as const;
+            const degraded = await check();
+            return { name, ready: true, state: degraded ? `degraded: ${degraded}` : 'ok' };
           } catch (error) {
-            return [name, `unavailable: ${(error as Error).message}`] as const;
+            return { name, ready: false, state: `unavailable: ${(error as Error).message}` };
           }
         }),
       );
-      const ready = results.every(([, state]) => state === 'ok');
-      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(results) });
-      return true;
-    }
-    return false;
+      const ready = results.every((result) => result.ready);
+      const degraded = results.some((result) => result.state !== 'ok');
+      sendJson(res, ready ? 200 : 503, {
+        status: ready ? (degraded ? 'degraded' : 'ready') : 'unavailable',
+        checks: Object.fromEntries(results.map(({ name, state }) => [name, state])),
+      });
+    },
+    ...routes,
+  };
+
+  return async function handleOps(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const path = req.url?.split('?')[0] ?? '';
+    const route = Object.hasOwn(table, path) ? table[path] : undefined;
+    if (!route) return false;
+    nameOperation(req, 'ops', path);
+    await route(req, res);
+    return true;
   };
 }
 
-export const databaseCheck = (db: Database): ReadinessCheck => ({ name: 'database', check: db.ping });
+export const databaseCheck = (db: Database): ReadinessCheck => ({
+  name: 'database',
+  check: async () => {
+    await db.ping();
+    return undefined;
+  },
+});
+
+/** Without Redis the layer fails open (a local limiter per process, degraded) or closed (not ready). */
+export const rateLimitStoreCheck = (counters: CounterStore): ReadinessCheck => ({
+  name: 'rateLimitStore',
+  check: async () => {
+    const status = counters.status();
+    if (status.store === 'memory' || status.connected) return undefined;
+    if (status.onFailure === 'closed') throw new Error('Redis is unreachable; rate-limited requests are refused');
+    return 'Redis is unreachable; each process enforces its own in-memory limits until it is back';
+  },
+});
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });

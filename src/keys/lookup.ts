@@ -13,23 +13,24 @@ export interface KeyCacheOptions {
 /**
  * Every API request with a key pays this lookup, so answers (found or not) are kept in-process for
  * `ttlMs`: a revoked key goes on working for at most that long on each gateway process. The cache is
- * bounded (the oldest entry goes first) and concurrent lookups of one key share one query.
+ * bounded (the oldest entry goes first), concurrent lookups of one key share one query, and it is keyed
+ * by the presented value itself, so that a cached key costs no hashing (the value is in the request's
+ * memory anyway; only the hash is ever stored).
  */
 export function createKeyLookup(prisma: Db, { ttlMs, maxEntries }: KeyCacheOptions): KeyLookup {
   const cache = new Map<string, { expiresAt: number; answer: Promise<ActiveKey | null> }>();
   return (apiKey) => {
-    if (!isWellFormedApiKey(apiKey)) return Promise.resolve(null);
-    const hash = hashApiKey(apiKey);
     const now = Date.now();
-    const cached = cache.get(hash);
+    const cached = cache.get(apiKey);
     if (cached && cached.expiresAt > now) return cached.answer;
+    if (!isWellFormedApiKey(apiKey)) return Promise.resolve(null);
 
-    const answer = findActiveKey(prisma, hash);
-    cache.delete(hash);
-    cache.set(hash, { expiresAt: now + ttlMs, answer });
+    const answer = findActiveKey(prisma, hashApiKey(apiKey));
+    cache.delete(apiKey);
+    cache.set(apiKey, { expiresAt: now + ttlMs, answer });
     if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
     answer.catch(() => {
-      if (cache.get(hash)?.answer === answer) cache.delete(hash);
+      if (cache.get(apiKey)?.answer === answer) cache.delete(apiKey);
     });
     return answer;
   };

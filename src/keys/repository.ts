@@ -32,11 +32,17 @@ export function listApiKeys(prisma: Db): Promise<ApiKey[]> {
   return prisma.apiKey.findMany({ orderBy: { id: 'asc' } });
 }
 
-/** Revokes a key; answers the key as it now is, or null when there is no such key. */
-export async function revokeApiKey(prisma: Db, id: bigint): Promise<ApiKey | null> {
-  const { count } = await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (count === 0) return prisma.apiKey.findUnique({ where: { id } });
-  return prisma.apiKey.findUniqueOrThrow({ where: { id } });
+/** Revokes a key (once: a second revocation keeps the first date); null when there is no such key. */
+export async function revokeApiKey(
+  prisma: Db,
+  id: bigint,
+): Promise<{ key: ApiKey; newlyRevoked: boolean } | null> {
+  const { count } = await prisma.apiKey.updateMany({
+    where: { id, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  const key = await prisma.apiKey.findUnique({ where: { id } });
+  return key && { key, newlyRevoked: count === 1 };
 }
 
 export async function findActiveKey(prisma: Db, hash: string): Promise<ActiveKey | null> {

@@ -2,7 +2,11 @@ import { pino } from 'pino';
 
 export type Logger = pino.Logger;
 
-/** The process's structured log: one JSON object per line on stdout, with an ISO time. */
+/** The process's structured log: one JSON object per line on stdout, with the level's name and an ISO time. */
 export function createLogger(level: string): Logger {
-  return pino({ level, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({
+    level,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
 }

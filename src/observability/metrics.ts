@@ -68,42 +68,42 @@ export function createMetrics(db: Database) {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 function registerDatabaseGauges({ pool, target }: Database, registers: Registry[]) {
-  if (pool) {
-    new Gauge({
-      name: 'petstore_db_pool_connections',
-      help: 'PostgreSQL pool connections, by state (in_use, idle)',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-      },
-    });
-    new Gauge({
-      name: 'petstore_db_pool_waiting',
-      help: 'Queries waiting for a free PostgreSQL pool connection',
-      registers,
-      collect() {
-        this.set(pool.waitingCount);
-      },
-    });
-  }
-  if (target.provider === 'postgresql') {
-    new Gauge({ name: 'petstore_db_pool_max', help: 'Size of the PostgreSQL pool', registers }).set(target.poolSize);
-  } else {
+  if (target.provider === 'sqlite') {
     // SQLite runs in-process on one connection: what an operator watches is the disk it takes.
-    const { file } = target;
     new Gauge({
       name: 'petstore_db_sqlite_bytes',
       help: 'Size of the SQLite database on disk, by file (database, wal)',
       labelNames: ['file'],
       registers,
       collect() {
-        this.set({ file: 'database' }, sizeOf(file));
-        this.set({ file: 'wal' }, sizeOf(`${file}-wal`));
+        this.set({ file: 'database' }, sizeOf(target.file));
+        this.set({ file: 'wal' }, sizeOf(`${target.file}-wal`));
       },
     });
+    return;
   }
+  new Gauge({ name: 'petstore_db_pool_max', help: 'Size of the PostgreSQL connection pool', registers }).set(
+    target.poolSize,
+  );
+  if (!pool) return;
+  new Gauge({
+    name: 'petstore_db_pool_connections',
+    help: 'PostgreSQL pool connections, by state (in_use, idle)',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'petstore_db_pool_waiting',
+    help: 'Queries waiting for a free PostgreSQL pool connection',
+    registers,
+    collect() {
+      this.set(pool.waitingCount);
+    },
+  });
 }
 
 const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;

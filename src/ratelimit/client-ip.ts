@@ -4,7 +4,11 @@
  * (socket included) are those proxies, the one before them is the client. Anything further left was
  * written by the client and is ignored. With 0, X-Forwarded-For is not read at all.
  */
-export function clientIp(request: Request, socketAddress: string | undefined, trustedProxyHops: number): string {
+export function clientIp(
+  request: Request,
+  socketAddress: string | undefined,
+  trustedProxyHops: number,
+): string {
   const forwarded = trustedProxyHops > 0 ? (request.headers.get('x-forwarded-for') ?? '').split(',') : [];
   const chain = [...forwarded.map((address) => address.trim()).filter(Boolean), socketAddress ?? 'unknown'];
   const ip = chain[Math.max(0, chain.length - 1 - trustedProxyHops)] ?? 'unknown';

@@ -1,3 +1,4 @@
+import { ConfigError } from '../config-error.ts';
 import { z } from 'zod';
 import type { Limits, TablePlan } from '../keys/plans.ts';
 
@@ -46,7 +47,11 @@ const planTable = z
   })
   .pipe(
     z.strictObject(
-      { free: limits.partial().optional(), pro: limits.partial().optional(), business: limits.partial().optional() },
+      {
+        free: limits.partial().optional(),
+        pro: limits.partial().optional(),
+        business: limits.partial().optional(),
+      },
       { error: 'only free, pro and business have table entries (enterprise limits are set per key)' },
     ),
   );
@@ -75,7 +80,7 @@ export function loadRateLimitConfig(source: NodeJS.ProcessEnv = process.env): Ra
   const parsed = env.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid rate-limit configuration:\n  ${problems.join('\n  ')}`);
+    throw new ConfigError(`Invalid rate-limit configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
   const overrides = e.RATE_LIMIT_PLANS ?? {};

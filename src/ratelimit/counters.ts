@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from './config.ts';
 
 /** Where rate-limit counters live: in this process, or in Redis shared by every gateway process. */
@@ -71,7 +71,6 @@ export async function openRedisCounterStore(
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    enableAutoPipelining: true,
   });
   let connected: boolean | undefined;
   let closing = false;
@@ -101,7 +100,8 @@ export async function openRedisCounterStore(
         blockDuration: options.blockSeconds ?? 0,
         customIncrTtlLuaScript: INCREMENT_SCRIPT,
         rejectIfRedisNotReady: true,
-        insuranceLimiter: onFailure === 'open' ? new RateLimiterMemory(memoryLimiterOptions(options)) : undefined,
+        insuranceLimiter:
+          onFailure === 'open' ? new RateLimiterMemory(memoryLimiterOptions(options)) : undefined,
       }),
     status: () => ({ store: 'redis', connected: connected === true, onFailure }),
     close: async () => {

@@ -37,7 +37,9 @@ export function createFieldLimiter(
       { max, window: `${config.minuteSeconds}s`, uncountRejected: true },
     );
     if (!refused) return undefined;
-    const window = await counter.get(keyOf({ contextIdentity: subject, fieldIdentity: getFieldIdentity(info.fieldName, [], args) }));
+    const window = await counter.get(
+      keyOf({ contextIdentity: subject, fieldIdentity: getFieldIdentity(info.fieldName, [], args) }),
+    );
     const retryAfterSeconds = Math.max(1, Math.ceil((window?.msBeforeNext ?? 0) / 1000));
     return {
       message: `${info.fieldName} is limited to ${max} calls per ${config.minuteSeconds} s per caller; retry in ${retryAfterSeconds} s`,

@@ -5,14 +5,18 @@ import { tightestWindow, type WindowState } from './limiter.ts';
  * requests left, and the IETF draft's (draft-ietf-httpapi-ratelimit-headers) RateLimit-Policy and
  * RateLimit fields for every window.
  */
-export function rateLimitHeaders(windows: WindowState[], now = Date.now()): Record<string, string> {
+export function setRateLimitHeaders(headers: Headers, windows: WindowState[], now = Date.now()): void {
   const shown = tightestWindow(windows);
-  const secondsLeft = (w: WindowState) => Math.max(0, Math.ceil((w.resetsAt - now) / 1000));
-  return {
-    'X-RateLimit-Limit': String(shown.limit),
-    'X-RateLimit-Remaining': String(shown.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(shown.resetsAt / 1000)),
-    'RateLimit-Policy': windows.map((w) => `"${w.policy}";q=${w.limit};w=${w.windowSeconds}`).join(', '),
-    RateLimit: windows.map((w) => `"${w.policy}";r=${w.remaining};t=${secondsLeft(w)}`).join(', '),
-  };
+  let policies = '';
+  let states = '';
+  for (const w of windows) {
+    const separator = policies ? ', ' : '';
+    policies += `${separator}"${w.policy}";q=${w.limit};w=${w.windowSeconds}`;
+    states += `${separator}"${w.policy}";r=${w.remaining};t=${Math.max(0, Math.ceil((w.resetsAt - now) / 1000))}`;
+  }
+  headers.set('X-RateLimit-Limit', String(shown.limit));
+  headers.set('X-RateLimit-Remaining', String(shown.remaining));
+  headers.set('X-RateLimit-Reset', String(Math.ceil(shown.resetsAt / 1000)));
+  headers.set('RateLimit-Policy', policies);
+  headers.set('RateLimit', states);
 }

@@ -17,14 +17,10 @@ export interface WindowState {
 
 export type Decision =
   | { admitted: true; windows: WindowState[] }
-  | {
-      admitted: false;
-      code: 'RATE_LIMITED' | 'KEY_BANNED';
-      retryAfterSeconds: number;
-      /** The window that refused (the ban, for KEY_BANNED). */
-      refusedBy: Policy | 'ban';
-      windows: WindowState[];
-    };
+  | ({ admitted: false; retryAfterSeconds: number; windows: WindowState[] } & (
+      | { code: 'RATE_LIMITED'; refusedBy: WindowState }
+      | { code: 'KEY_BANNED' }
+    ));
 
 export interface RateLimiter {
   /**
@@ -57,31 +53,32 @@ export function createRateLimiter(store: CounterStore, config: Config): RateLimi
 
   return {
     async consume(subject, limits, points, held = 0) {
-      const [ban, minuteCount, dayCount] = await Promise.all([
-        refusals.get(subject),
+      const [minuteCount, dayCount] = await Promise.all([
         minute.penalty(subject, points),
         day.penalty(subject, points),
       ]);
-      const counted = [
-        { policy: 'minute' as const, limit: limits.perMinute, windowSeconds: config.minuteSeconds, res: minuteCount },
-        { policy: 'day' as const, limit: limits.perDay, windowSeconds: config.daySeconds, res: dayCount },
-      ];
-      const over = counted.filter((w) => w.res.consumedPoints > w.limit);
-      const banned = ban !== null && ban.consumedPoints > config.banAfterRefusals;
+      const minuteOver = minuteCount.consumedPoints > limits.perMinute;
+      const dayOver = dayCount.consumedPoints > limits.perDay;
+      const refused = minuteOver || dayOver;
+      const released = refused ? points + held : 0;
       const now = Date.now();
-      const windowsAfter = (released: number): WindowState[] =>
-        counted.map(({ res, ...w }) => ({
-          ...w,
-          remaining: Math.max(0, w.limit - (res.consumedPoints - released)),
-          resetsAt: now + res.msBeforeNext,
-        }));
-      if (!banned && over.length === 0) return { admitted: true, windows: windowsAfter(0) };
+      const minuteState = windowState(
+        'minute',
+        limits.perMinute,
+        config.minuteSeconds,
+        minuteCount,
+        released,
+        now,
+      );
+      const dayState = windowState('day', limits.perDay, config.daySeconds, dayCount, released, now);
+      const windows = [minuteState, dayState];
+      if (!refused) return { admitted: true, windows };
 
-      const released = points + held;
       await Promise.all([minute.reward(subject, released), day.reward(subject, released)]);
-      const windows = windowsAfter(released);
-      if (banned) return refusal('KEY_BANNED', 'ban', ban.msBeforeNext, windows);
-
+      const ban = await refusals.get(subject);
+      if (ban && ban.consumedPoints > config.banAfterRefusals) {
+        return { admitted: false, code: 'KEY_BANNED', retryAfterSeconds: seconds(ban.msBeforeNext), windows };
+      }
       const banStarted = await refusals.consume(subject).then(
         () => null,
         (rejection: unknown) => {
@@ -89,20 +86,48 @@ export function createRateLimiter(store: CounterStore, config: Config): RateLimi
           throw rejection;
         },
       );
-      if (banStarted) return refusal('KEY_BANNED', 'ban', banStarted.msBeforeNext, windows);
-      const latest = over.reduce((a, b) => (b.res.msBeforeNext > a.res.msBeforeNext ? b : a));
-      return refusal('RATE_LIMITED', latest.policy, latest.res.msBeforeNext, windows);
+      if (banStarted) {
+        // For the ban, the minute counter is held above any limit: every gateway then refuses the
+        // caller on its first counter, and admitted requests never need to look the ban up.
+        await minute.set(subject, BANNED_COUNT, config.banSeconds);
+        return {
+          admitted: false,
+          code: 'KEY_BANNED',
+          retryAfterSeconds: seconds(banStarted.msBeforeNext),
+          windows,
+        };
+      }
+      // When both windows refuse, the later reset is the one to wait for.
+      const refusedBy =
+        minuteOver && (!dayOver || minuteState.resetsAt > dayState.resetsAt) ? minuteState : dayState;
+      return {
+        admitted: false,
+        code: 'RATE_LIMITED',
+        refusedBy,
+        retryAfterSeconds: seconds(refusedBy.resetsAt - now),
+        windows,
+      };
     },
   };
 }
 
-function refusal(
-  code: 'RATE_LIMITED' | 'KEY_BANNED',
-  refusedBy: Policy | 'ban',
-  msBeforeNext: number,
-  windows: WindowState[],
-): Decision {
-  return { admitted: false, code, refusedBy, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)), windows };
+const BANNED_COUNT = 2 ** 40;
+
+function windowState(
+  policy: Policy,
+  limit: number,
+  windowSeconds: number,
+  counted: RateLimiterRes,
+  released: number,
+  now: number,
+): WindowState {
+  const remaining = Math.max(0, limit - (counted.consumedPoints - released));
+  return { policy, limit, remaining, windowSeconds, resetsAt: now + counted.msBeforeNext };
+}
+
+/** Whole seconds to wait, at least 1 and never short of `ms`. */
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
 }
 
 /** The window with fewer requests left; the minute window on a tie. */

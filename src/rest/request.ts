@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApiError, invalid } from '../errors.ts';
+import { readBody } from '../http/body-limit.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
 import type { QueryParameter } from './routes.ts';
 
@@ -20,18 +21,19 @@ const resolve = (schema: SchemaObject): SchemaObject =>
   schema.$ref ? RESOURCES[schema.$ref.split('/').pop() as ResourceName] : schema;
 
 function parseValue(name: string, schema: SchemaObject, text: string): unknown {
-  const { type, format, minimum, maximum, maxItems, items } = resolve(schema);
-  const allowed = resolve(schema).enum;
+  const { type, format, minimum, maximum, maxItems, items, enum: allowed } = resolve(schema);
   if (type === 'integer' && format === 'int64') return parseInt64(name, text);
   if (type === 'integer') {
+    const [min, max] = [minimum ?? 0, maximum ?? 999_999_999];
     const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(value >= (minimum ?? 0) && value <= (maximum ?? Number.MAX_SAFE_INTEGER))) {
-      throw invalid(name, `must be a whole number from ${minimum ?? 0} to ${maximum}; got ${JSON.stringify(text)}`);
+    if (!(value >= min && value <= max)) {
+      throw invalid(name, `must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`);
     }
     return value;
   }
   if (type === 'boolean') {
-    if (text !== 'true' && text !== 'false') throw invalid(name, `must be true or false; got ${JSON.stringify(text)}`);
+    if (text !== 'true' && text !== 'false')
+      throw invalid(name, `must be true or false; got ${JSON.stringify(text)}`);
     return text === 'true';
   }
   if (type === 'array' && items) {
@@ -48,7 +50,10 @@ function parseValue(name: string, schema: SchemaObject, text: string): unknown {
 }
 
 /** The query parameters as variables. Unknown or repeated parameters are refused, so that typos do not pass. */
-export function parseQuery(parameters: QueryParameter[] = [], search: URLSearchParams): Record<string, unknown> {
+export function parseQuery(
+  parameters: QueryParameter[] = [],
+  search: URLSearchParams,
+): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   for (const name of new Set(search.keys())) {
     const parameter = parameters.find((p) => p.name === name);
@@ -65,10 +70,7 @@ export function parseQuery(parameters: QueryParameter[] = [], search: URLSearchP
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-/**
- * The request's JSON body. Content-Length is checked first, then the bytes actually received, so that a
- * chunked body cannot exceed the limit either.
- */
+/** The request's JSON body, within the size limit (see http/body-limit.ts). */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type');
   if (!type || !JSON_MEDIA_TYPE.test(type)) {
@@ -77,8 +79,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       `Send the body as JSON with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`,
     );
   }
-  if (Number(request.headers.get('content-length')) > maxBytes) throw tooLarge(maxBytes);
-  const text = await readText(request, maxBytes);
+  const text = new TextDecoder().decode(await readBody(request, maxBytes));
   if (text.trim() === '') throw invalid('body', 'is missing: send a JSON object');
   try {
     return JSON.parse(text);
@@ -86,26 +87,6 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw invalid('body', `is not valid JSON (${(error as Error).message})`);
   }
 }
-
-async function readText(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    text += decoder.decode(chunk.value, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-const tooLarge = (maxBytes: number) =>
-  new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxBytes} bytes; send less data per request`);
 
 /**
  * Validators for request bodies, compiled once from the same schemas as the OpenAPI document. Ids are int64,

@@ -49,7 +49,12 @@ const NewPet = object(
 const NewCategory = object(
   'A category to create. Unknown fields are refused.',
   {
-    name: { type: 'string', minLength: 1, description: 'Category name, e.g. a kind of animal.', example: 'Dogs' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      description: 'Category name, e.g. a kind of animal.',
+      example: 'Dogs',
+    },
     description: { type: 'string', description: 'Short description of the category.' },
   },
   ['name'],
@@ -79,29 +84,49 @@ export const RESOURCES = {
     { id: int64('Unique identifier assigned on creation.'), ...NewCategory.properties },
     ['id', ...(NewCategory.required ?? [])],
   ),
-  CategoryPatch: object('Changes to a category: fields left out stay as they are; a null description removes it.', {
-    ...NewCategory.properties,
-    description: { ...NewCategory.properties.description, nullable: true },
-  }),
+  CategoryPatch: object(
+    'Changes to a category: fields left out stay as they are; a null description removes it.',
+    {
+      ...NewCategory.properties,
+      description: { ...NewCategory.properties.description, nullable: true },
+    },
+  ),
   Order: object('An order for an animal. Placing it takes its quantity from stock.', {
     id: int64('Unique order identifier.'),
     petId: int64('Identifier of the animal ordered (left out once a pet with completed orders was deleted).'),
     quantity: { type: 'integer', minimum: 1, description: 'Number of units ordered.' },
-    shipDate: { type: 'string', format: 'date-time', description: 'Expected or actual ship date (ISO 8601).' },
+    shipDate: {
+      type: 'string',
+      format: 'date-time',
+      description: 'Expected or actual ship date (ISO 8601).',
+    },
     complete: { type: 'boolean', description: 'Whether the order has been fulfilled. Completion is final.' },
   }),
   NewOrder: object(
     'An order to place. Unknown fields are refused.',
     {
       petId: int64('Identifier of the animal to order.'),
-      quantity: { type: 'integer', minimum: 1, default: 1, description: 'Number of units; taken from stock.' },
+      quantity: {
+        type: 'integer',
+        minimum: 1,
+        default: 1,
+        description: 'Number of units; taken from stock.',
+      },
       shipDate: { type: 'string', format: 'date-time', description: 'Expected ship date (ISO 8601).' },
     },
     ['petId'],
   ),
   OrderPatch: object('Changes to an order: a new ship date (null removes it), or completion (final).', {
-    shipDate: { type: 'string', format: 'date-time', nullable: true, description: 'Expected or actual ship date.' },
-    complete: { type: 'boolean', description: 'true completes the order; a complete order cannot be reopened.' },
+    shipDate: {
+      type: 'string',
+      format: 'date-time',
+      nullable: true,
+      description: 'Expected or actual ship date.',
+    },
+    complete: {
+      type: 'boolean',
+      description: 'true completes the order; a complete order cannot be reopened.',
+    },
   }),
   InventoryItem: object(
     'Stock of one pet. Status: available while quantity > 0; at 0, pending while open orders exist, else sold.',

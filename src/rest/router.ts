@@ -1,11 +1,20 @@
-import { type ExecutionResult, GraphQLError, type GraphQLSchema, getOperationAST, print, validate } from 'graphql';
+import type { IncomingMessage } from 'node:http';
+import {
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  print,
+  validate,
+} from 'graphql';
 import type { FetchAPI, Plugin, YogaServerInstance } from 'graphql-yoga';
 import { ApiError, ERROR_STATUS, type ErrorBody, type ErrorCode } from '../errors.ts';
 import type { Deprecation } from '../graphql/deprecation.ts';
 import { maskError } from '../graphql/errors.ts';
 import { stringifyJson } from '../json.ts';
+import { nameOperation } from '../observability/request-context.ts';
 import { createBodyValidators, parseInt64, parseQuery, readJsonBody } from './request.ts';
-import { type Method, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
+import { pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
 
 export interface RestOptions {
   /** Largest request body accepted, in bytes. */
@@ -27,13 +36,19 @@ interface CompiledPath {
   allow: string;
 }
 
-type Enveloped = ReturnType<YogaServerInstance<Record<string, unknown>, Record<string, unknown>>['getEnveloped']>;
+type Yoga = YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
 type Headers = Record<string, string>;
+type Resource = Record<string, unknown>;
+
+interface Connection {
+  edges: { node: Resource }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
 
 const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_STATUS;
 const fill = (template: string, values: Record<string, unknown>) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
-const withoutNulls = (resource: Record<string, unknown>) =>
+const withoutNulls = (resource: Resource) =>
   Object.fromEntries(Object.entries(resource).filter(([, value]) => value !== null));
 
 /**
@@ -49,119 +64,137 @@ export function useRest(options: RestOptions): Plugin {
     Deprecation: `@${Math.floor(deprecatedAt.getTime() / 1000)}`,
     Sunset: sunsetAt.toUTCString(),
   };
-  let yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
+  let yoga: Yoga;
 
-  async function handle(request: Request, url: URL, serverContext: Record<string, unknown>, fetchAPI: FetchAPI) {
-    const respond = (status: number, body: unknown, headers: Headers = {}) =>
-      new fetchAPI.Response(body === undefined ? null : stringifyJson(body), {
-        status,
-        headers: body === undefined ? headers : { 'content-type': 'application/json; charset=utf-8', ...headers },
-      });
-    const fail = (error: ApiError, headers: Headers = {}) => respond(error.status, error.toBody(), headers);
-
-    const path = paths.find(({ pattern }) => pattern.test(url.pathname));
-    if (!path) {
-      return fail(new ApiError('NOT_FOUND', `Nothing at ${url.pathname}; the paths are listed in /openapi.json`));
+  function match(pathname: string) {
+    for (const path of paths) {
+      const found = path.pattern.exec(pathname);
+      if (found)
+        return {
+          path,
+          values: Object.fromEntries(path.parameters.map((name, i) => [name, found[i + 1] ?? ''])),
+        };
     }
-    const route = path.methods.get(request.method);
-    if (!route) {
-      const problem = `${request.method} is not allowed on ${path.template}; it allows ${path.allow}`;
-      return fail(new ApiError('METHOD_NOT_ALLOWED', problem), { Allow: path.allow });
-    }
-    const rawParameters = Object.fromEntries(
-      path.parameters.map((name, index) => [name, path.pattern.exec(url.pathname)?.[index + 1] ?? '']),
-    );
-    const headers: Headers = route.successor
-      ? { ...deprecationHeaders, Link: `<${fill(route.successor, rawParameters)}>; rel="successor-version"` }
-      : {};
+    throw new ApiError('NOT_FOUND', `Nothing at ${pathname}; the paths are listed in /openapi.json`);
+  }
 
+  /** Runs the operation as Yoga runs a GraphQL request's: its context factory, then its execute. */
+  async function execute(
+    route: CompiledRoute,
+    variables: Resource,
+    request: Request,
+    serverContext: Resource,
+  ) {
+    const initialContext = Object.assign(serverContext, {
+      request,
+      params: { query: route.source, variables },
+    });
+    const enveloped = yoga.getEnveloped(initialContext);
+    const contextValue = await enveloped.contextFactory(initialContext);
+    const result = await enveloped.execute({
+      schema: enveloped.schema,
+      document: route.document,
+      contextValue,
+      variableValues: variables,
+    });
+    return result as ExecutionResult<Record<string, unknown>>;
+  }
+
+  async function handle(
+    request: Request,
+    url: URL,
+    serverContext: Resource,
+    reply: Reply,
+  ): Promise<Response> {
+    let headers: Headers = {};
     try {
-      if (route.successor && Date.now() >= sunsetAt.getTime()) {
-        throw new ApiError(
-          'ENDPOINT_SUNSET',
-          `${route.method} ${route.path} was retired on ${deprecationHeaders.Sunset}; use GET ${route.successor}`,
-        );
+      const { path, values } = match(url.pathname);
+      const route = path.methods.get(request.method);
+      if (!route) {
+        headers = { Allow: path.allow };
+        const problem = `${request.method} is not allowed on ${path.template}; it allows ${path.allow}`;
+        throw new ApiError('METHOD_NOT_ALLOWED', problem);
       }
-      const variables: Record<string, unknown> = parseQuery(route.query, url.searchParams);
-      for (const [name, text] of Object.entries(rawParameters)) {
-        variables[name] = parseInt64(name, decodeURIComponent(text));
+      nameOperation(serverContext.req as IncomingMessage | undefined, 'rest', route.operationId);
+      if (route.successor) {
+        headers = {
+          ...deprecationHeaders,
+          Link: `<${fill(route.successor, values)}>; rel="successor-version"`,
+        };
+        if (Date.now() >= sunsetAt.getTime()) {
+          const retired = `was retired on ${deprecationHeaders.Sunset}; use GET ${route.successor}`;
+          throw new ApiError('ENDPOINT_SUNSET', `${route.method} ${route.path} ${retired}`);
+        }
       }
+      const variables = parseQuery(route.query, url.searchParams);
+      for (const [name, text] of Object.entries(values)) variables[name] = parseInt64(name, text);
       if (route.body) {
         const body = validateBody(route.body.schema, await readJsonBody(request, options.maxBodyBytes));
         variables.input = { ...route.body.defaults, ...body };
       }
       const result = await execute(route, variables, request, serverContext);
       const [error] = result.errors ?? [];
-      if (error) return errorResponse(error, headers);
-      return success(route, result.data?.[route.field], url, headers);
+      if (error) return failure(error, headers, reply);
+      return success(route, result.data?.[route.field], url, headers, reply);
     } catch (error) {
-      return errorResponse(error, headers);
+      if (!(error instanceof ApiError || error instanceof GraphQLError)) yoga.logger.error(error);
+      return failure(error, headers, reply);
     }
-
-    function success(route: CompiledRoute, value: unknown, url: URL, headers: Headers): Response {
-      const resource = value as Record<string, unknown>;
-      switch (route.success.kind) {
-        case 'resource':
-          return respond(200, withoutNulls(resource), headers);
-        case 'created':
-          return respond(201, withoutNulls(resource), { ...headers, Location: fill(route.success.location, resource) });
-        case 'deleted':
-          return respond(204, undefined, headers);
-        case 'page': {
-          const connection = value as Connection;
-          const next = connection.pageInfo.hasNextPage && connection.pageInfo.endCursor;
-          const nodes = connection.edges.map(({ node }) => withoutNulls(node));
-          return respond(200, nodes, next ? { ...headers, Link: nextLink(url, next) } : headers);
-        }
-      }
-    }
-
-    function errorResponse(error: unknown, headers: Headers): Response {
-      const masked = maskError(error, 'Unexpected error.');
-      const extensions = masked instanceof GraphQLError ? masked.extensions : {};
-      const code = isErrorCode(extensions.code) ? extensions.code : 'INTERNAL';
-      if (code === 'INTERNAL' && !(error instanceof GraphQLError)) yoga.logger.error(error);
-      const http = extensions.http as { headers?: Headers } | undefined;
-      const body: ErrorBody = { code, message: masked.message, status: ERROR_STATUS[code] };
-      return respond(body.status, body, { ...headers, ...http?.headers });
-    }
-  }
-
-  /** Runs the operation as Yoga runs a GraphQL request's: its context factory, then its execute. */
-  async function execute(
-    route: CompiledRoute,
-    variables: Record<string, unknown>,
-    request: Request,
-    serverContext: Record<string, unknown>,
-  ): Promise<ExecutionResult> {
-    const initialContext = Object.assign(serverContext, { request, params: { query: route.source, variables } });
-    const enveloped: Enveloped = yoga.getEnveloped(initialContext);
-    const contextValue = await enveloped.contextFactory(initialContext);
-    return (await enveloped.execute({
-      schema: enveloped.schema,
-      document: route.document,
-      contextValue,
-      variableValues: variables,
-    })) as ExecutionResult;
   }
 
   return {
     onYogaInit({ yoga: instance }) {
-      yoga = instance as unknown as typeof yoga;
+      yoga = instance as unknown as Yoga;
     },
     onSchemaChange({ schema }) {
       for (const route of ROUTES) checkRoute(schema, route);
     },
     onRequest({ request, url, serverContext, fetchAPI, endResponse }) {
       if (url.pathname === yoga.graphqlEndpoint) return;
-      return handle(request, url, serverContext as Record<string, unknown>, fetchAPI).then(endResponse);
+      return handle(request, url, serverContext as Resource, replyWith(fetchAPI)).then(endResponse);
     },
   };
 }
 
-interface Connection {
-  edges: { node: Record<string, unknown> }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+type Reply = (status: number, body: unknown, headers: Headers) => Response;
+
+const replyWith =
+  (fetchAPI: FetchAPI): Reply =>
+  (status, body, headers) =>
+    body === undefined
+      ? new fetchAPI.Response(null, { status, headers })
+      : new fetchAPI.Response(stringifyJson(body), {
+          status,
+          headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+        });
+
+function success(route: CompiledRoute, value: unknown, url: URL, headers: Headers, reply: Reply): Response {
+  switch (route.success.kind) {
+    case 'resource':
+      return reply(200, withoutNulls(value as Resource), headers);
+    case 'created': {
+      const location = fill(route.success.location, value as Resource);
+      return reply(201, withoutNulls(value as Resource), { ...headers, Location: location });
+    }
+    case 'deleted':
+      return reply(204, undefined, headers);
+    case 'page': {
+      const { edges, pageInfo } = value as Connection;
+      const next = pageInfo.hasNextPage && pageInfo.endCursor;
+      const body = edges.map(({ node }) => withoutNulls(node));
+      return reply(200, body, next ? { ...headers, Link: nextLink(url, next) } : headers);
+    }
+  }
+}
+
+/** The Error object of a store, GraphQL or request error; anything else is INTERNAL, with no details. */
+function failure(error: unknown, headers: Headers, reply: Reply): Response {
+  const masked = maskError(error, 'Unexpected error.');
+  const extensions = masked instanceof GraphQLError ? masked.extensions : {};
+  const code = isErrorCode(extensions.code) ? extensions.code : 'INTERNAL';
+  const http = extensions.http as { headers?: Headers } | undefined;
+  const body: ErrorBody = { code, message: masked.message, status: ERROR_STATUS[code] };
+  return reply(body.status, body, { ...headers, ...http?.headers });
 }
 
 /** Root-relative, with the request's other query parameters, so that the next page keeps its filters. */
@@ -192,9 +225,11 @@ function compilePaths(routes: Route[]): CompiledPath[] {
  * Fails start-up when a route's operation does not fit the schema, or when its variables are not exactly its
  * path parameters, query parameters and (with a body) `$input`: a parameter could otherwise be dropped silently.
  */
-function checkRoute(schema: GraphQLSchema, route: Route): void {
+export function checkRoute(schema: GraphQLSchema, route: Route): void {
   const problems = validate(schema, route.document).map((error) => error.message);
-  const declared = (getOperationAST(route.document)?.variableDefinitions ?? []).map((v) => v.variable.name.value);
+  const declared = (getOperationAST(route.document)?.variableDefinitions ?? []).map(
+    (v) => v.variable.name.value,
+  );
   const expected = [
     ...pathParametersOf(route.path),
     ...(route.query ?? []).map((p) => p.name),
@@ -203,7 +238,6 @@ function checkRoute(schema: GraphQLSchema, route: Route): void {
   if (declared.sort().join() !== expected.sort().join()) {
     problems.push(`its variables are ${declared.join(', ')}; its parameters are ${expected.join(', ')}`);
   }
-  if (problems.length > 0) {
-    throw new Error(`REST route ${route.method satisfies Method} ${route.path}: ${problems.join('; ')}`);
-  }
+  if (problems.length > 0)
+    throw new Error(`REST route ${route.method} ${route.path}: ${problems.join('; ')}`);
 }

@@ -1,7 +1,7 @@
 import { type DocumentNode, Kind, parse } from 'graphql';
 import type { ErrorCode } from '../errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/builder.ts';
-import { ref, type ResourceName, type SchemaObject, selectionOf } from './resources.ts';
+import { type ResourceName, ref, type SchemaObject, selectionOf } from './resources.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -62,8 +62,6 @@ const paging: QueryParameter[] = [
 
 const listOf = (resource: ResourceName): SchemaObject => ({ type: 'array', items: ref(resource) });
 
-const PETS = 'Pets and their categories.';
-
 export const ROUTES: Route[] = [
   {
     method: 'GET',
@@ -71,10 +69,14 @@ export const ROUTES: Route[] = [
     operationId: 'listPets',
     tag: 'Pets',
     summary: 'List pets',
-    description: `${PETS} In id order, optionally filtered; \`ids\` is the successor of \`GET /pets/{petId}\`.`,
+    description: 'Pets in id order, optionally filtered; `ids` is the successor of `GET /pets/{petId}`.',
     query: [
       { name: 'status', description: 'Only pets with this status.', schema: ref('PetStatus') },
-      { name: 'categoryId', description: 'Only pets of this category.', schema: { type: 'integer', format: 'int64' } },
+      {
+        name: 'categoryId',
+        description: 'Only pets of this category.',
+        schema: { type: 'integer', format: 'int64' },
+      },
       {
         name: 'ids',
         description: `Only these pets: up to ${MAX_PAGE_SIZE} comma-separated ids, e.g. \`ids=1,2,3\`.`,
@@ -82,7 +84,8 @@ export const ROUTES: Route[] = [
       },
       ...paging,
     ],
-    document: graphql(`query ListPets($status: PetStatus, $categoryId: Int64, $ids: [Int64!], $limit: Int, $cursor: String) {
+    document:
+      graphql(`query ListPets($status: PetStatus, $categoryId: Int64, $ids: [Int64!], $limit: Int, $cursor: String) {
       pets(status: $status, categoryId: $categoryId, ids: $ids, first: $limit, after: $cursor) { ${page('Pet')} }
     }`),
     success: { kind: 'page', schema: ref('Pets') },
@@ -95,7 +98,9 @@ export const ROUTES: Route[] = [
     summary: 'Create a pet',
     description: 'Creates a pet with an inventory entry at quantity 0. An unknown `categoryId` is a 400.',
     body: { schema: 'NewPet' },
-    document: graphql(`mutation CreatePet($input: NewPet!) { createPet(input: $input) { ${selectionOf('Pet')} } }`),
+    document: graphql(
+      `mutation CreatePet($input: NewPet!) { createPet(input: $input) { ${selectionOf('Pet')} } }`,
+    ),
     success: { kind: 'created', schema: ref('Pet'), location: '/pets/{id}' },
   },
   {
@@ -114,7 +119,8 @@ export const ROUTES: Route[] = [
     operationId: 'replacePet',
     tag: 'Pets',
     summary: 'Replace a pet',
-    description: 'Full replace: `name` and `categoryId` are required; a `status` left out becomes `available`.',
+    description:
+      'Full replace: `name` and `categoryId` are required; a `status` left out becomes `available`.',
     body: { schema: 'NewPet', defaults: { status: 'available' } },
     document: graphql(`mutation ReplacePet($petId: Int64!, $input: PetPatch!) {
       updatePet(id: $petId, input: $input) { ${selectionOf('Pet')} }
@@ -139,7 +145,8 @@ export const ROUTES: Route[] = [
     operationId: 'deletePet',
     tag: 'Pets',
     summary: 'Delete a pet',
-    description: 'Deletes the pet and its inventory entry. Completed orders keep their history without `petId`.',
+    description:
+      'Deletes the pet and its inventory entry. Completed orders keep their history without `petId`.',
     document: graphql(`mutation DeletePet($petId: Int64!) { deletePet(id: $petId) { id } }`),
     success: { kind: 'deleted' },
     errors: [{ code: 'CONFLICT', when: 'open orders reference the pet: complete or cancel them first' }],
@@ -211,7 +218,9 @@ export const ROUTES: Route[] = [
     operationId: 'deleteCategory',
     tag: 'Pets',
     summary: 'Delete a category',
-    document: graphql(`mutation DeleteCategory($categoryId: Int64!) { deleteCategory(id: $categoryId) { id } }`),
+    document: graphql(
+      `mutation DeleteCategory($categoryId: Int64!) { deleteCategory(id: $categoryId) { id } }`,
+    ),
     success: { kind: 'deleted' },
     errors: [{ code: 'CONFLICT', when: 'pets belong to the category: move or delete them first' }],
   },
@@ -223,8 +232,16 @@ export const ROUTES: Route[] = [
     summary: 'List orders',
     description: 'Orders in id order, optionally filtered, paged like `GET /pets`.',
     query: [
-      { name: 'petId', description: 'Only orders for this pet.', schema: { type: 'integer', format: 'int64' } },
-      { name: 'complete', description: 'Only complete (true) or open (false) orders.', schema: { type: 'boolean' } },
+      {
+        name: 'petId',
+        description: 'Only orders for this pet.',
+        schema: { type: 'integer', format: 'int64' },
+      },
+      {
+        name: 'complete',
+        description: 'Only complete (true) or open (false) orders.',
+        schema: { type: 'boolean' },
+      },
       ...paging,
     ],
     document: graphql(`query ListOrders($petId: Int64, $complete: Boolean, $limit: Int, $cursor: String) {
@@ -239,9 +256,12 @@ export const ROUTES: Route[] = [
     operationId: 'placeOrder',
     tag: 'Store',
     summary: 'Place an order',
-    description: 'Takes `quantity` from the pet’s stock in the same transaction; an unknown `petId` is a 400.',
+    description:
+      "Takes `quantity` from the pet's stock in the same transaction; an unknown `petId` is a 400.",
     body: { schema: 'NewOrder' },
-    document: graphql(`mutation PlaceOrder($input: NewOrder!) { placeOrder(input: $input) { ${selectionOf('Order')} } }`),
+    document: graphql(
+      `mutation PlaceOrder($input: NewOrder!) { placeOrder(input: $input) { ${selectionOf('Order')} } }`,
+    ),
     success: { kind: 'created', schema: ref('Order'), location: '/store/orders/{id}' },
     errors: [{ code: 'OUT_OF_STOCK', when: 'the stock is below the quantity ordered; nothing is taken' }],
   },
@@ -265,7 +285,9 @@ export const ROUTES: Route[] = [
       updateOrder(id: $orderId, input: $input) { ${selectionOf('Order')} }
     }`),
     success: { kind: 'resource', schema: ref('Order') },
-    errors: [{ code: 'CONFLICT', when: '`complete: false` on a complete order: completion cannot be undone' }],
+    errors: [
+      { code: 'CONFLICT', when: '`complete: false` on a complete order: completion cannot be undone' },
+    ],
   },
   {
     method: 'DELETE',
@@ -285,7 +307,10 @@ export const ROUTES: Route[] = [
     tag: 'Store',
     summary: 'List inventory entries',
     description: 'Inventory entries in pet id order, optionally filtered by status, paged like `GET /pets`.',
-    query: [{ name: 'status', description: 'Only entries with this status.', schema: ref('PetStatus') }, ...paging],
+    query: [
+      { name: 'status', description: 'Only entries with this status.', schema: ref('PetStatus') },
+      ...paging,
+    ],
     document: graphql(`query ListInventory($status: PetStatus, $limit: Int, $cursor: String) {
       inventory(status: $status, first: $limit, after: $cursor) { ${page('InventoryItem')} }
     }`),
@@ -316,13 +341,15 @@ export const ROUTES: Route[] = [
   },
 ];
 
-export const pathParametersOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name as string);
+export const pathParametersOf = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name as string);
 
 /** The schema field a route runs, e.g. `pets`. */
 export function rootFieldOf(route: Route): string {
   const [operation] = route.document.definitions;
   const [selection] = operation?.kind === Kind.OPERATION_DEFINITION ? operation.selectionSet.selections : [];
-  if (selection?.kind !== Kind.FIELD) throw new Error(`${route.operationId}: the document must select one root field`);
+  if (selection?.kind !== Kind.FIELD)
+    throw new Error(`${route.operationId}: the document must select one root field`);
   return selection.name.value;
 }
 
@@ -332,15 +359,27 @@ export const isWrite = (route: Route) => route.method !== 'GET';
 export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
   const hasPathIds = pathParametersOf(route.path).length > 0;
   const errors: ({ code: ErrorCode; when: string } | false)[] = [
-    { code: 'VALIDATION_FAILED', when: 'a parameter or body field is invalid or unknown; the message names it' },
+    {
+      code: 'VALIDATION_FAILED',
+      when: 'a parameter or body field is invalid or unknown; the message names it',
+    },
     isWrite(route) && { code: 'UNAUTHENTICATED', when: 'no X-API-Key header: writes need a key' },
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
     hasPathIds && { code: 'NOT_FOUND', when: 'no record has this id' },
     ...(route.errors ?? []),
     route.successor !== undefined && { code: 'ENDPOINT_SUNSET', when: 'the sunset date has passed' },
-    route.body !== undefined && { code: 'PAYLOAD_TOO_LARGE', when: 'the body is larger than the configured limit' },
-    route.body !== undefined && { code: 'UNSUPPORTED_MEDIA_TYPE', when: 'the body is not sent as application/json' },
-    { code: 'RATE_LIMITED', when: 'the key (or anonymous IP) is over its plan; retry after Retry-After seconds' },
+    route.body !== undefined && {
+      code: 'PAYLOAD_TOO_LARGE',
+      when: 'the body is larger than the configured limit',
+    },
+    route.body !== undefined && {
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      when: 'the body is not sent as application/json',
+    },
+    {
+      code: 'RATE_LIMITED',
+      when: 'the key (or anonymous IP) is over its plan; retry after Retry-After seconds',
+    },
     { code: 'KEY_BANNED', when: 'the caller kept sending while refused; banned until Retry-After' },
     { code: 'INTERNAL', when: 'an unexpected failure (logged, details not disclosed)' },
     { code: 'UNAVAILABLE', when: 'a dependency (database, rate-limit store) is unreachable' },

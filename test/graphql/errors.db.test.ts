@@ -8,8 +8,9 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 it('masks an unexpected failure: INTERNAL, no SQL, no stack', async () => {
+  const { target } = app.database;
   await app.prisma.$executeRawUnsafe(
-    app.database.target.provider === 'sqlite' ? 'DROP TABLE "Order"' : 'DROP TABLE "Order" CASCADE',
+    target.provider === 'sqlite' ? 'DROP TABLE "Order"' : `DROP TABLE "${target.schema}"."Order" CASCADE`,
   );
   const { body } = await app.graphql(`{ orders { edges { node { id } } } }`);
   const [error] = body.errors ?? [];

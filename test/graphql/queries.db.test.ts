@@ -138,9 +138,14 @@ describe('writes return the object itself', () => {
     expect(error.message).toContain('$id');
   });
 
-  it('reports an unknown field as VALIDATION_FAILED', async () => {
-    const { status, body } = await app.graphql(`{ pets { nope } }`);
-    expect(status).toBe(400);
-    expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+  it('reports an unknown field as VALIDATION_FAILED, with HTTP 400 for graphql-response+json clients', async () => {
+    const modern = await app.graphql(`{ pets { nope } }`, {}, { headers: { accept: 'application/graphql-response+json' } });
+    expect(modern.status).toBe(400);
+    expect(modern.body.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(modern.body.errors?.[0]?.message).toContain('"nope"');
+    // GraphQL over HTTP: an application/json client gets 200 for a document that fails validation.
+    const legacy = await app.graphql(`{ pets { nope } }`, {}, { headers: { accept: 'application/json' } });
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
   });
 });

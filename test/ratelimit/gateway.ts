@@ -22,7 +22,8 @@ const schema = createSchema<{ caller: Caller }>({
   resolvers: {
     Query: {
       hello: () => 'hello',
-      caller: (_root, _args, { caller }) => JSON.stringify(caller, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)),
+      caller: (_root, _args, { caller }) =>
+        JSON.stringify(caller, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)),
       rateLimit: (_root, _args, context) => {
         const state = rateLimitOf(context);
         return { ...state, resetAt: state.resetAt.toISOString() };
@@ -41,7 +42,12 @@ const restStandIn: Plugin = {
   onRequest({ url, request, endResponse, fetchAPI }) {
     if (url.pathname === '/graphql') return;
     const json = (status: number, body: unknown) =>
-      endResponse(new fetchAPI.Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+      endResponse(
+        new fetchAPI.Response(JSON.stringify(body), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
     if (url.pathname === '/pets' && request.method === 'GET') json(200, []);
     else json(404, { code: 'NOT_FOUND', message: `No operation at ${url.pathname}`, status: 404 });
   },
@@ -51,7 +57,10 @@ export async function startGateway(env: NodeJS.ProcessEnv = {}, log: Log = silen
   const database = await createTestDatabase();
   const config = loadRateLimitConfig(env);
   const counters = await openCounterStore(config, log);
-  const findKey = createKeyLookup(database.db.prisma, { ttlMs: config.keyCacheTtlMs, maxEntries: config.keyCacheSize });
+  const findKey = createKeyLookup(database.db.prisma, {
+    ttlMs: config.keyCacheTtlMs,
+    maxEntries: config.keyCacheSize,
+  });
   const yoga = createYoga({
     schema,
     batching: true,

@@ -28,7 +28,7 @@ describe.each<StoreKind>(['memory', 'redis'])('rate limiter on %s', (kind) => {
     expect(decisions.slice(0, 60).every((d) => d.admitted)).toBe(true);
     expect(decisions[59]?.windows[0]).toMatchObject({ policy: 'minute', limit: 60, remaining: 0 });
     const refused = decisions[60];
-    expect(refused).toMatchObject({ admitted: false, code: 'RATE_LIMITED', refusedBy: 'minute' });
+    expect(refused).toMatchObject({ admitted: false, code: 'RATE_LIMITED', refusedBy: { policy: 'minute' } });
     const minute = refused?.windows[0];
     expect(minute).toMatchObject({ policy: 'minute', limit: 60, remaining: 0 });
     if (refused?.admitted !== false || !minute) throw new Error('unreachable');
@@ -46,7 +46,11 @@ describe.each<StoreKind>(['memory', 'redis'])('rate limiter on %s', (kind) => {
     const first = await limiter.consume(subject, limits, 1);
     expect(first).toMatchObject({ admitted: true, windows: [{ remaining: 1 }, { remaining: 96 }] });
     const rest = await limiter.consume(subject, limits, 3, 1);
-    expect(rest).toMatchObject({ admitted: false, code: 'RATE_LIMITED', windows: [{ remaining: 2 }, { remaining: 97 }] });
+    expect(rest).toMatchObject({
+      admitted: false,
+      code: 'RATE_LIMITED',
+      windows: [{ remaining: 2 }, { remaining: 97 }],
+    });
 
     const two = await limiter.consume(subject, limits, 2);
     expect(two).toMatchObject({ admitted: true, windows: [{ remaining: 0 }, { remaining: 95 }] });
@@ -72,7 +76,11 @@ describe.each<StoreKind>(['memory', 'redis'])('rate limiter on %s', (kind) => {
 
     expect(decisions.map((d) => d.admitted)).toEqual([true, true, true, false]);
     const refused = decisions[3];
-    expect(refused).toMatchObject({ code: 'RATE_LIMITED', refusedBy: 'day', windows: [{ remaining: 97 }, { remaining: 0 }] });
+    expect(refused).toMatchObject({
+      code: 'RATE_LIMITED',
+      refusedBy: { policy: 'day' },
+      windows: [{ remaining: 97 }, { remaining: 0 }],
+    });
     if (refused?.admitted !== false) throw new Error('unreachable');
     expect(refused.retryAfterSeconds).toBeGreaterThan(86_000);
   });
@@ -92,7 +100,12 @@ describe.each<StoreKind>(['memory', 'redis'])('rate limiter on %s', (kind) => {
   });
 
   it('bans a caller that goes on sending while refused, without affecting anyone else, until the ban ends', async () => {
-    const limiter = createRateLimiter(store, { ...config, minuteSeconds: 1, banAfterRefusals: 3, banSeconds: 3 });
+    const limiter = createRateLimiter(store, {
+      ...config,
+      minuteSeconds: 1,
+      banAfterRefusals: 3,
+      banSeconds: 3,
+    });
     const subject = freshSubject();
     const bystander = freshSubject();
     const limits = { perMinute: 1, perDay: 100 };
@@ -105,12 +118,16 @@ describe.each<StoreKind>(['memory', 'redis'])('rate limiter on %s', (kind) => {
       'RATE_LIMITED',
       'KEY_BANNED',
     ]);
-    expect(decisions[4]).toMatchObject({ retryAfterSeconds: 3, refusedBy: 'ban' });
+    expect(decisions[4]).toMatchObject({ code: 'KEY_BANNED', retryAfterSeconds: 3 });
     expect(await limiter.consume(bystander, limits, 1)).toMatchObject({ admitted: true });
 
     await sleep(1100); // the minute window has reset, the ban has not
     const during = await limiter.consume(subject, limits, 1);
-    expect(during).toMatchObject({ admitted: false, code: 'KEY_BANNED', windows: [{ remaining: 1 }, { remaining: 99 }] });
+    expect(during).toMatchObject({
+      admitted: false,
+      code: 'KEY_BANNED',
+      windows: [{ remaining: 0 }, { remaining: 99 }],
+    });
     if (during.admitted) throw new Error('unreachable');
     await sleep(during.retryAfterSeconds * 1000);
     expect(await limiter.consume(subject, limits, 1)).toMatchObject({ admitted: true });
@@ -125,7 +142,8 @@ describe('rate limiter on one Redis shared by two gateway processes', () => {
   afterAll(() => Promise.all(stores.map((s) => s.close())));
 
   it('admits exactly the limit of 150 concurrent requests, and counts them in one integer per window', async () => {
-    const limiters = stores.map((s) => createRateLimiter(s, config));
+    // (A threshold above the 90 refusals, so that no ban holds the minute counter.)
+    const limiters = stores.map((s) => createRateLimiter(s, { ...config, banAfterRefusals: 100 }));
     const subject = freshSubject();
     const decisions = await Promise.all(
       Array.from({ length: 150 }, (_, i) => limiters[i % 2]?.consume(subject, free, 1)),
@@ -140,5 +158,17 @@ describe('rate limiter on one Redis shared by two gateway processes', () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('holds a ban started through one gateway on the other', async () => {
+    const [first, second] = stores.map((s) => createRateLimiter(s, { ...config, banAfterRefusals: 1 }));
+    const subject = freshSubject();
+    const limits = { perMinute: 1, perDay: 100 };
+    const decisions = await consumeSequentially(
+      () => first?.consume(subject, limits, 1) as Promise<Decision>,
+      3,
+    );
+    expect(decisions.map((d) => (d.admitted ? 'ok' : d.code))).toEqual(['ok', 'RATE_LIMITED', 'KEY_BANNED']);
+    expect(await second?.consume(subject, limits, 1)).toMatchObject({ admitted: false, code: 'KEY_BANNED' });
   });
 });

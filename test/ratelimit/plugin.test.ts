@@ -5,7 +5,13 @@ import { type Gateway, startGateway } from './gateway.ts';
 import { PrivateRedis } from './redis-server.ts';
 import { sleep } from './stores.ts';
 
-const RATE_LIMIT_FIELDS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
+const RATE_LIMIT_FIELDS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'ratelimit-policy',
+  'ratelimit',
+];
 
 function rateLimitHeadersOf(response: Response) {
   return Object.fromEntries(RATE_LIMIT_FIELDS.map((name) => [name, response.headers.get(name)]));
@@ -29,21 +35,31 @@ describe('rate-limit plugin over HTTP', () => {
     const { headers } = await newKey(gateway, 'free');
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await gateway.rest('/pets', headers)).status);
-    for (let i = 0; i < 10; i++) statuses.push((await gateway.graphql(['{ hello }', '{ hello }', '{ hello }'], headers)).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await gateway.graphql(['{ hello }', '{ hello }', '{ hello }'], headers)).status);
     for (let i = 0; i < 19; i++) statuses.push((await gateway.graphql('{ hello }', headers)).status);
     expect(statuses.every((s) => s === 200)).toBe(true); // 10 + 30 + 19 = 59 counted
 
     const sixtieth = await gateway.rest('/pets', headers);
     expect(sixtieth.status).toBe(200);
-    expect(rateLimitHeadersOf(sixtieth)).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0' });
+    expect(rateLimitHeadersOf(sixtieth)).toMatchObject({
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '0',
+    });
 
     const restRefusal = await gateway.rest('/pets', headers);
     expect(restRefusal.status).toBe(429);
-    expect(await restRefusal.json()).toEqual({ code: 'RATE_LIMITED', status: 429, message: expect.stringMatching(/60 requests per minute/) });
+    expect(await restRefusal.json()).toEqual({
+      code: 'RATE_LIMITED',
+      status: 429,
+      message: expect.stringMatching(/60 requests per minute/),
+    });
     const retryAfter = Number(restRefusal.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(Date.now() / 1000 + retryAfter).toBeGreaterThanOrEqual(Number(restRefusal.headers.get('x-ratelimit-reset')) - 1);
+    expect(Date.now() / 1000 + retryAfter).toBeGreaterThanOrEqual(
+      Number(restRefusal.headers.get('x-ratelimit-reset')) - 1,
+    );
 
     const graphqlRefusal = await gateway.graphql('{ hello }', headers);
     expect(graphqlRefusal.status).toBe(429);
@@ -57,7 +73,10 @@ describe('rate-limit plugin over HTTP', () => {
   it('puts the rate-limit fields on 200, 400, 404 and 429 responses, for the window with fewer requests left', async () => {
     const { headers } = await newKey(gateway, 'enterprise', { perMinute: 50, perDay: 4 });
     const ok = await gateway.graphql('{ hello }', headers);
-    const invalid = await gateway.graphql('{ nope }', { ...headers, accept: 'application/graphql-response+json' });
+    const invalid = await gateway.graphql('{ nope }', {
+      ...headers,
+      accept: 'application/graphql-response+json',
+    });
     const missing = await gateway.rest('/no-such-path', headers);
     const fourth = await gateway.rest('/pets', headers);
     const refused = await gateway.rest('/pets', headers);
@@ -92,7 +111,9 @@ describe('rate-limit plugin over HTTP', () => {
     const graphqlRefusal = await gateway.graphql('{ hello }', unknown);
     expect(graphqlRefusal.status).toBe(401);
     expect(await graphqlRefusal.json()).toEqual({
-      errors: [{ message: expect.stringMatching(/X-API-Key/), extensions: { code: 'INVALID_API_KEY', status: 401 } }],
+      errors: [
+        { message: expect.stringMatching(/X-API-Key/), extensions: { code: 'INVALID_API_KEY', status: 401 } },
+      ],
     });
     const restRefusal = await gateway.rest('/pets', { 'x-api-key': 'not a key' });
     expect(restRefusal.status).toBe(401);
@@ -107,8 +128,15 @@ describe('rate-limit plugin over HTTP', () => {
 
   it('gives resolvers the caller and its own quota, and does not count the GraphiQL page', async () => {
     const { id, headers } = await newKey(gateway, 'pro');
-    const first = await (await gateway.graphql('{ caller rateLimit { limit remaining resetAt } }', headers)).json();
-    expect(JSON.parse(first.data.caller)).toEqual({ kind: 'key', keyId: Number(id), plan: 'pro', ip: '127.0.0.1' });
+    const first = await (
+      await gateway.graphql('{ caller rateLimit { limit remaining resetAt } }', headers)
+    ).json();
+    expect(JSON.parse(first.data.caller)).toEqual({
+      kind: 'key',
+      keyId: Number(id),
+      plan: 'pro',
+      ip: '127.0.0.1',
+    });
     expect(first.data.rateLimit).toMatchObject({ limit: 300, remaining: 299 });
     expect(Date.parse(first.data.rateLimit.resetAt)).toBeGreaterThan(Date.now());
 
@@ -139,11 +167,16 @@ describe('rate-limit plugin over HTTP', () => {
       const refused = await place();
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
       expect((await refused.json()).errors).toEqual([
-        expect.objectContaining({ message: expect.stringMatching(/placeOrder is limited to 2 calls/), extensions: { code: 'RATE_LIMITED', status: 429 } }),
+        expect.objectContaining({
+          message: expect.stringMatching(/placeOrder is limited to 2 calls/),
+          extensions: { code: 'RATE_LIMITED', status: 429 },
+        }),
       ]);
     }
     const other = await newKey(gateway, 'business');
-    expect((await (await gateway.graphql('mutation { placeOrder(quantity: 3) }', other.headers)).json()).data).toEqual({ placeOrder: 3 });
+    expect(
+      (await (await gateway.graphql('mutation { placeOrder(quantity: 3) }', other.headers)).json()).data,
+    ).toEqual({ placeOrder: 3 });
   });
 });
 
@@ -223,7 +256,9 @@ describe('rate-limit plugin failing closed while Redis is down', () => {
     expect((await graphql.json()).errors[0].extensions).toEqual({ code: 'UNAVAILABLE', status: 503 });
 
     await redis.resume();
-    await expect.poll(() => gateway.counters.status(), { timeout: 10_000 }).toMatchObject({ connected: true });
+    await expect
+      .poll(() => gateway.counters.status(), { timeout: 10_000 })
+      .toMatchObject({ connected: true });
     expect((await gateway.rest('/pets')).status).toBe(200);
   });
 });

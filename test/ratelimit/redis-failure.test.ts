@@ -9,7 +9,11 @@ const limits = { perMinute: 3, perDay: 100 };
 
 function recordingLog(): Log & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, info: (_, message) => lines.push(`info: ${message}`), warn: (_, message) => lines.push(`warn: ${message}`) };
+  return {
+    lines,
+    info: (_, message) => lines.push(`info: ${message}`),
+    warn: (_, message) => lines.push(`warn: ${message}`),
+  };
 }
 
 const connected = (store: CounterStore) => {
@@ -39,11 +43,16 @@ describe('when Redis goes away mid-run', () => {
       const limiter = createRateLimiter(store, config);
       const subject = freshSubject();
       expect(store.status()).toEqual({ store: 'redis', connected: true, onFailure: 'open' });
-      expect(await limiter.consume(subject, limits, 2)).toMatchObject({ admitted: true, windows: [{ remaining: 1 }, {}] });
+      expect(await limiter.consume(subject, limits, 2)).toMatchObject({
+        admitted: true,
+        windows: [{ remaining: 1 }, {}],
+      });
 
       await redis.stop();
       await until(() => !connected(store));
-      expect(log.lines).toContain('warn: Redis unreachable: counting rate limits in this process until it is back');
+      expect(log.lines).toContain(
+        'warn: Redis unreachable: counting rate limits in this process until it is back',
+      );
       // The local fallback starts from zero and still enforces the limit.
       const local = [];
       for (let i = 0; i < 4; i++) local.push(await limiter.consume(subject, limits, 1));
@@ -53,7 +62,10 @@ describe('when Redis goes away mid-run', () => {
       await until(() => connected(store));
       expect(log.lines.at(-1)).toBe('info: Redis reachable: rate limits are shared by all gateway processes');
       // A restarted Redis (no persistence) starts empty: counting resumes there.
-      expect(await limiter.consume(subject, limits, 1)).toMatchObject({ admitted: true, windows: [{ remaining: 2 }, {}] });
+      expect(await limiter.consume(subject, limits, 1)).toMatchObject({
+        admitted: true,
+        windows: [{ remaining: 2 }, {}],
+      });
     } finally {
       await store.close();
     }
@@ -82,7 +94,9 @@ describe('when Redis goes away mid-run', () => {
     const store = await openRedisCounterStore(redis.url, 'open', log);
     try {
       expect(store.status()).toMatchObject({ connected: false });
-      expect(log.lines).toEqual(['warn: Redis unreachable: counting rate limits in this process until it is back']);
+      expect(log.lines).toEqual([
+        'warn: Redis unreachable: counting rate limits in this process until it is back',
+      ]);
       const limiter = createRateLimiter(store, config);
       expect(await limiter.consume(freshSubject(), limits, 1)).toMatchObject({ admitted: true });
     } finally {

@@ -1,4 +1,5 @@
 import { notFound } from '../../errors.ts';
+import { limitField } from '../../ratelimit/plugin.ts';
 import { cancelOrder, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
@@ -72,7 +73,10 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Places an order, taking its quantity from stock; OUT_OF_STOCK when there is not enough.',
     args: { input: t.arg({ type: NewOrderInput, required: true }) },
-    resolve: (query, _root, { input }, { prisma }) => placeOrder(prisma, input, query),
+    resolve: async (query, _root, args, context, info) => {
+      await limitField(context, info, args);
+      return placeOrder(context.prisma, args.input, query);
+    },
   }),
   updateOrder: t.prismaField({
     type: 'Order',

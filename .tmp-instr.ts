@@ -1,0 +1,23 @@
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { schema } from './src/graphql/schema.ts';
+import { createKeyLookup } from './src/keys/lookup.ts';
+import { createApiKey } from './src/keys/repository.ts';
+import { loadRateLimitConfig } from './src/ratelimit/config.ts';
+import { openCounterStore } from './src/ratelimit/counters.ts';
+import { createRateLimitPlugin } from './src/ratelimit/plugin.ts';
+import { createTestDatabase } from './test/support/databases.ts';
+const silentLog = { info() {}, warn() {} };
+const database = await createTestDatabase();
+const { prisma } = database.db;
+const category = await prisma.category.create({ data: { name: 'Cats' } });
+const pet = await prisma.pet.create({ data: { name: 'Tom', categoryId: category.id, inventory: { create: {} } } });
+const { key } = await createApiKey(prisma, { plan: 'enterprise', limits: { perMinute: 1e9, perDay: 1e9 } });
+const config = loadRateLimitConfig({});
+const counters = await openCounterStore(config, silentLog);
+const findKey = createKeyLookup(prisma, { ttlMs: 600000, maxEntries: 100 });
+const plugins: Plugin[] = process.argv[2] === 'with' ? [createRateLimitPlugin({ config, counters, findKey, log: silentLog }) as Plugin] : [];
+const yoga = createYoga({ schema, logging: false, context: { prisma, caller: { kind: 'anonymous', ip: '' } }, plugins });
+const body = JSON.stringify({ query: `{ pet(id: ${pet.id}) { id name status } }` });
+const n = 300 + Number(process.argv[3]);
+for (let i = 0; i < n; i++) { const r = await yoga.fetch('http://g/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body }); if (r.status !== 200) throw new Error(await r.text()); await r.text(); }
+await database.drop(); process.exit(0);

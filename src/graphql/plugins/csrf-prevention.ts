@@ -1,0 +1,33 @@
+import type { Plugin } from 'graphql-yoga';
+import { graphqlError } from '../errors.ts';
+
+// The content types a web page on another site can POST without a CORS preflight (a form, or fetch in
+// no-cors mode); a missing content type counts as text/plain.
+const SIMPLE_CONTENT_TYPES = new Set([
+  '',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'text/plain',
+]);
+
+/**
+ * Cross-site request forgery protection: a GraphQL POST must have a content type that a browser only sends
+ * after a CORS preflight (application/json, as GraphiQL and every client library send), so a page on another
+ * site cannot make a visitor's browser run an operation. GET stays open: Yoga never runs a mutation over
+ * GET, and the data a GET reads is public.
+ */
+export function useCsrfPrevention(): Plugin {
+  return {
+    onRequestParse({ request }) {
+      if (request.method !== 'POST') return;
+      const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      if (!SIMPLE_CONTENT_TYPES.has(type)) return;
+      throw graphqlError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `POST /graphql needs Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'}); ` +
+          'form and plain-text bodies are refused, as a page on another site could send them',
+        { httpStatus: true },
+      );
+    },
+  };
+}

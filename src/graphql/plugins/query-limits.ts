@@ -1,0 +1,54 @@
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import type { GraphQLError, ValidationContext } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { ERROR_STATUS } from '../../errors.ts';
+import { graphqlError } from '../errors.ts';
+
+export interface QueryLimits {
+  maxDepth: number;
+  maxCost: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+}
+
+/**
+ * graphql-armor's limits on the size and shape of a GraphQL document, checked before anything executes.
+ * A document over one is refused with QUERY_TOO_COMPLEX (HTTP 400) naming the limit and what was found.
+ * In production, validation errors stop suggesting field names ("Did you mean …?"), so that the schema is
+ * learnt from introspection (still allowed, for the explorer) rather than by guessing.
+ */
+export function useQueryLimits(limits: QueryLimits, { production }: { production: boolean }): Plugin {
+  const refuse = (validation: ValidationContext | null, error: GraphQLError) => {
+    const message = `${error.message.replace(/^Syntax Error: /, '')} Ask for less in one operation, or split it.`;
+    const refusal = graphqlError('QUERY_TOO_COMPLEX', message);
+    // The token limit is checked while parsing, where there is no validation context to report to.
+    if (!validation) throw refusal;
+    validation.reportError(refusal);
+  };
+  const onRejection = { onReject: [refuse], propagateOnRejection: false };
+  const armor = EnvelopArmorPlugin({
+    maxDepth: { n: limits.maxDepth, ...onRejection },
+    costLimit: { maxCost: limits.maxCost, ...onRejection },
+    maxAliases: { n: limits.maxAliases, ...onRejection },
+    maxDirectives: { n: limits.maxDirectives, ...onRejection },
+    maxTokens: { n: limits.maxTokens, ...onRejection },
+    blockFieldSuggestion: { enabled: production },
+  });
+
+  return {
+    onPluginInit({ addPlugin }) {
+      addPlugin(armor as Plugin); // an envelop plugin, which Yoga runs as it is
+    },
+    // Yoga answers parse and validation errors with 200 to clients that accept application/json (as GraphQL
+    // over HTTP asks); a refused document is 400 whatever the client accepts, like the other refusals.
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !('errors' in result)) return;
+      if (!result.errors?.some((error) => error.extensions?.code === 'QUERY_TOO_COMPLEX')) return;
+      setResult({
+        ...result,
+        extensions: { ...result.extensions, http: { status: ERROR_STATUS.QUERY_TOO_COMPLEX } },
+      });
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { parseArgs } from 'node:util';
+import type { Db } from '../db/client.ts';
+import type { ApiKey } from '../generated/sqlite/client.ts';
+import { type Limits, PLANS, type Plan, type TablePlan } from './plans.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './repository.ts';
+
+export const USAGE = `Usage:
+  npm run --silent apikey -- create --plan <${PLANS.join('|')}> [--per-minute N --per-day N] [--name TEXT]
+      Prints the new key alone on the last line. --per-minute and --per-day are for enterprise keys (both required).
+  npm run --silent apikey -- list
+  npm run --silent apikey -- revoke <id>`;
+
+/** The command line is wrong: the message says how, and the usage follows it. */
+export class UsageError extends Error {}
+
+export type ApiKeyCommand =
+  | { command: 'create'; plan: Plan; limits?: Limits; name?: string }
+  | { command: 'list' }
+  | { command: 'revoke'; id: bigint };
+
+const COMMANDS = ['create', 'list', 'revoke'];
+
+export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined || !COMMANDS.includes(command)) {
+    throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
+  }
+  const { values, positionals } = parseCommandLine(rest);
+  if (command === 'create') {
+    if (positionals.length > 0) throw new UsageError(`create takes no argument "${positionals[0]}"`);
+    const plan = values.plan;
+    if (!isPlan(plan))
+      throw new UsageError(`--plan must be one of ${PLANS.join(', ')} (got ${plan ?? 'nothing'})`);
+    const perMinute = values['per-minute'];
+    const perDay = values['per-day'];
+    if (values.name !== undefined && values.name.trim() === '')
+      throw new UsageError('--name must not be empty');
+    const name = values.name?.trim();
+    if (plan !== 'enterprise') {
+      if (perMinute !== undefined || perDay !== undefined) {
+        throw new UsageError(
+          `--per-minute and --per-day are for enterprise keys; ${plan} keys have the plan's limits`,
+        );
+      }
+      return { command, plan, name };
+    }
+    if (perMinute === undefined || perDay === undefined) {
+      throw new UsageError('an enterprise key needs both --per-minute and --per-day');
+    }
+    return {
+      command,
+      plan,
+      name,
+      limits: { perMinute: count('--per-minute', perMinute), perDay: count('--per-day', perDay) },
+    };
+  }
+  if (command === 'list') {
+    if (positionals.length > 0 || Object.keys(values).length > 0)
+      throw new UsageError('list takes no arguments');
+    return { command };
+  }
+  if (command === 'revoke') {
+    const [id, ...extra] = positionals;
+    if (id === undefined || extra.length > 0 || !/^\d+$/.test(id)) {
+      throw new UsageError('revoke takes the id of one key (see `list`)');
+    }
+    return { command, id: BigInt(id) };
+  }
+  throw new UsageError(`unknown command "${command}"`);
+}
+
+/** Runs a command; answers the lines to print. Throws an Error whose message is for the user. */
+export async function runApiKeyCommand(
+  command: ApiKeyCommand,
+  prisma: Db,
+  plans: Record<TablePlan, Limits>,
+): Promise<string[]> {
+  if (command.command === 'create') {
+    const { record, key } = await createApiKey(prisma, command);
+    return [
+      `Created API key ${record.id} (${command.plan}: ${limitsText(record, plans)}). It is shown only now; store it.`,
+      key,
+    ];
+  }
+  if (command.command === 'list') {
+    const keys = await listApiKeys(prisma);
+    if (keys.length === 0)
+      return ['No API keys yet. Create one with: npm run --silent apikey -- create --plan free'];
+    return table([
+      ['ID', 'NAME', 'PREFIX', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'],
+      ...keys.map((key) => [
+        String(key.id),
+        key.name ?? '-',
+        `${key.prefix}…`,
+        key.plan,
+        limitsText(key, plans),
+        key.createdAt.toISOString(),
+        key.revokedAt?.toISOString() ?? '-',
+      ]),
+    ]);
+  }
+  const revoked = await revokeApiKey(prisma, command.id);
+  if (!revoked) throw new Error(`There is no API key ${command.id} (see \`list\`)`);
+  const { key, newlyRevoked } = revoked;
+  if (!newlyRevoked) return [`API key ${key.id} was already revoked at ${key.revokedAt?.toISOString()}.`];
+  return [
+    `Revoked API key ${key.id} (${key.prefix}…). Gateways refuse it within their key cache time ` +
+      '(API_KEY_CACHE_TTL_MS, 5 s by default).',
+  ];
+}
+
+function parseCommandLine(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        plan: { type: 'string' },
+        'per-minute': { type: 'string' },
+        'per-day': { type: 'string' },
+        name: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+const isPlan = (value: string | undefined): value is Plan =>
+  (PLANS as readonly string[]).includes(value ?? '');
+
+function count(option: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${option} must be a whole number >= 1 (got ${value})`);
+  }
+  return Number(value);
+}
+
+function limitsText(
+  key: Pick<ApiKey, 'plan' | 'perMinute' | 'perDay'>,
+  plans: Record<TablePlan, Limits>,
+): string {
+  const limits =
+    key.perMinute !== null && key.perDay !== null
+      ? { perMinute: key.perMinute, perDay: key.perDay }
+      : plans[key.plan as TablePlan];
+  return limits ? `${limits.perMinute}/minute, ${limits.perDay}/day` : 'no limits set';
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+}

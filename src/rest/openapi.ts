@@ -1,0 +1,181 @@
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import { type Deprecation, petsByIdReason } from '../graphql/deprecation.ts';
+import { STABILITY } from '../graphql/stability.ts';
+import { RESOURCES, ref, type SchemaObject } from './resources.ts';
+import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
+
+const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same schema operations as the GraphQL API at /graphql.
+
+- **Ids** are int64 JSON numbers. Beyond 2^53 the digits in responses are exact, but most JSON parsers round them; in a path or query string they are read exactly. A JSON body refuses numbers beyond 2^53 - 1 (400) rather than change them.
+- **Paging**: lists take \`limit\` (1 to 100, default 20) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=20&cursor=...>; rel="next"\`. No \`Link\` header: last page.
+- **Errors** are the Error object \`{code, message, status}\` with the HTTP status equal to \`status\`; the message names the field at fault. Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
+- **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
+- **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; over the limit, 429 with \`Retry-After\`.`;
+
+const PATH_PARAMETERS: Record<string, string> = {
+  petId: 'Identifier of the pet.',
+  categoryId: 'Identifier of the category.',
+  orderId: 'Identifier of the order.',
+};
+
+const INTEGER: SchemaObject = { type: 'integer' };
+const STRING: SchemaObject = { type: 'string' };
+const header = (description: string, schema: SchemaObject, required = true) => ({
+  description,
+  required,
+  schema,
+});
+
+const HEADERS = {
+  'X-RateLimit-Limit': header(
+    'Requests allowed in the window with fewer requests left (minute or day).',
+    INTEGER,
+  ),
+  'X-RateLimit-Remaining': header('Requests left in that window; never negative.', INTEGER),
+  'X-RateLimit-Reset': header('Unix time, in seconds, at which that window resets.', INTEGER),
+  'Retry-After': header('Seconds to wait before retrying (at least 1).', INTEGER),
+  Location: header('URL of the created resource, root-relative.', STRING),
+  NextPage: header(
+    '`<URL of the next page>; rel="next"`, root-relative; absent on the last page.',
+    STRING,
+    false,
+  ),
+  Deprecation: header('RFC 9745: `@<Unix seconds>` of the date this operation was deprecated.', STRING),
+  Sunset: header('RFC 8594: HTTP-date after which this operation answers 410.', STRING),
+  Successor: header('`</pets?ids={petId}>; rel="successor-version"`: the operation to use instead.', STRING),
+};
+
+type HeaderName = keyof typeof HEADERS;
+
+// The components named after their meaning are both sent as `Link`.
+const HTTP_NAME: Partial<Record<HeaderName, string>> = { NextPage: 'Link', Successor: 'Link' };
+
+const headerRefs = (...names: HeaderName[]) =>
+  Object.fromEntries(
+    names.map((name) => [HTTP_NAME[name] ?? name, { $ref: `#/components/headers/${name}` }]),
+  );
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/** The OpenAPI 3.0.3 document of the REST API, built from the route table and the resource schemas. */
+export function createOpenApiDocument(options: { petsByIdDeprecation: Deprecation }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    const method = route.method.toLowerCase();
+    paths[route.path] = { ...paths[route.path], [method]: operation(route, options.petsByIdDeprecation) };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Pet Store Gateway', version: '1.0.0', description: DESCRIPTION },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'Pets', description: 'Pets and their categories.' },
+      { name: 'Store', description: 'Orders and inventory.' },
+    ],
+    paths,
+    components: {
+      schemas: RESOURCES,
+      headers: HEADERS,
+      securitySchemes: {
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            'An API key (`npm run apikey -- create --plan …`). Reads work without one; writes need one.',
+        },
+      },
+    },
+  };
+}
+
+function operation(route: Route, deprecation: Deprecation) {
+  const stability = STABILITY[rootFieldOf(route)];
+  const deprecated = route.successor !== undefined;
+  const description = deprecated
+    ? `${petsByIdReason(deprecation)} After the sunset it answers 410 ENDPOINT_SUNSET. Every response carries ` +
+      'the `Deprecation`, `Sunset` and `Link: <…>; rel="successor-version"` headers.'
+    : route.description;
+  return {
+    tags: [route.tag],
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(description && { description }),
+    parameters: [
+      ...pathParametersOf(route.path).map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        description: `${PATH_PARAMETERS[name]} An int64, read exactly.`,
+        schema: { type: 'integer', format: 'int64' },
+      })),
+      ...(route.query ?? []).map(({ name, description, schema }) => ({
+        name,
+        in: 'query',
+        description,
+        schema,
+        ...(schema.type === 'array' && { style: 'form', explode: false }),
+      })),
+    ],
+    ...(route.body && {
+      requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.schema) } } },
+    }),
+    responses: responses(route, deprecated ? (['Deprecation', 'Sunset', 'Successor'] as const) : []),
+    security: isWrite(route) ? [{ ApiKey: [] }] : [{}, { ApiKey: [] }],
+    ...(deprecated && { deprecated: true, 'x-sunset': deprecation.sunsetAt.toISOString() }),
+    ...(stability && { 'x-stability': stability }),
+    ...(route.hideTryItPanel && { 'x-hideTryItPanel': true }),
+  };
+}
+
+function responses(route: Route, extraHeaders: readonly HeaderName[]) {
+  const json = (schema: SchemaObject) => ({ 'application/json': { schema } });
+  const { success } = route;
+  const result: Record<string, unknown> = {};
+  const common = [...RATE_LIMIT_HEADERS, ...extraHeaders];
+  switch (success.kind) {
+    case 'resource':
+      result['200'] = { description: 'OK.', headers: headerRefs(...common), content: json(success.schema) };
+      break;
+    case 'created':
+      result['201'] = {
+        description: 'Created; `Location` gives its URL.',
+        headers: headerRefs(...common, 'Location'),
+        content: json(success.schema),
+      };
+      break;
+    case 'page':
+      result['200'] = {
+        description: 'A page of the list, in id order; `Link` gives the next page when there is one.',
+        headers: headerRefs(...common, 'NextPage'),
+        content: json(success.schema),
+      };
+      break;
+    case 'deleted':
+      result['204'] = { description: 'Done; no body.', headers: headerRefs(...common) };
+  }
+  const byStatus = new Map<number, { code: ErrorCode; when: string }[]>();
+  for (const error of errorsOf(route)) {
+    const status = ERROR_STATUS[error.code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), error]);
+  }
+  for (const [status, errors] of byStatus) {
+    result[String(status)] = {
+      description: errors.map(({ code, when }) => `\`${code}\`: ${when}.`).join(' '),
+      headers: headerRefs(...common, ...(status === 429 ? (['Retry-After'] as const) : [])),
+      content: json({
+        allOf: [
+          ref('Error'),
+          {
+            type: 'object',
+            properties: {
+              code: { type: 'string', enum: errors.map(({ code }) => code) },
+              status: { type: 'integer', enum: [status] },
+            },
+          },
+        ],
+      }),
+    };
+  }
+  return result;
+}

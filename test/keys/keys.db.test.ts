@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/keys/api-key.ts';
+import { parseApiKeyCommand, runApiKeyCommand, UsageError } from '../../src/keys/commands.ts';
+import { createKeyLookup } from '../../src/keys/lookup.ts';
+import { createApiKey, revokeApiKey } from '../../src/keys/repository.ts';
+import { DEFAULT_PLANS } from '../../src/ratelimit/config.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let database: TestDatabase;
+const queries: string[] = [];
+beforeAll(async () => {
+  database = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
+});
+afterAll(() => database.drop());
+
+const run = async (...argv: string[]) =>
+  runApiKeyCommand(parseApiKeyCommand(argv), database.db.prisma, DEFAULT_PLANS);
+
+describe('API keys', () => {
+  it('are random psk_ keys, stored only as their SHA-256 hash and a short prefix', async () => {
+    const { record, key } = await createApiKey(database.db.prisma, { plan: 'pro', name: 'Shop' });
+    expect(key).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
+    const row = await database.db.prisma.apiKey.findUniqueOrThrow({ where: { id: record.id } });
+    expect(row).toMatchObject({ plan: 'pro', name: 'Shop', hash: hashApiKey(key), prefix: key.slice(0, 10) });
+    expect(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(key);
+    expect((await createApiKey(database.db.prisma, { plan: 'pro' })).key).not.toBe(key);
+  });
+
+  it('are looked up by hash, cached for the TTL (revocation included), with malformed values never queried', async () => {
+    const lookup = createKeyLookup(database.db.prisma, { ttlMs: 200, maxEntries: 100 });
+    const { record, key } = await createApiKey(database.db.prisma, {
+      plan: 'enterprise',
+      limits: { perMinute: 7, perDay: 70 },
+    });
+    queries.length = 0;
+    const answers = await Promise.all([lookup(key), lookup(key), lookup(key)]);
+    expect(answers).toEqual(
+      Array(3).fill({ id: record.id, plan: 'enterprise', limits: { perMinute: 7, perDay: 70 } }),
+    );
+    expect(queries).toHaveLength(1);
+
+    expect(await lookup('psk_short')).toBeNull();
+    expect(await lookup(`${key}x`)).toBeNull();
+    expect(queries).toHaveLength(1);
+
+    await revokeApiKey(database.db.prisma, record.id);
+    expect(await lookup(key)).not.toBeNull(); // still cached
+    await sleep(250);
+    expect(await lookup(key)).toBeNull();
+  });
+
+  it('keep the cache bounded, dropping the oldest entry first', async () => {
+    const lookup = createKeyLookup(database.db.prisma, { ttlMs: 60_000, maxEntries: 2 });
+    const keys = await Promise.all([1, 2, 3].map(() => createApiKey(database.db.prisma, { plan: 'free' })));
+    for (const { key } of keys) await lookup(key);
+    queries.length = 0;
+    await lookup(keys[2]?.key ?? '');
+    await lookup(keys[1]?.key ?? '');
+    expect(queries).toHaveLength(0);
+    await lookup(keys[0]?.key ?? '');
+    expect(queries).toHaveLength(1);
+  });
+});
+
+describe('apikey commands', () => {
+  it('create an enterprise key with its own limits, and list keys without the key itself', async () => {
+    const created = await run(
+      'create',
+      '--plan',
+      'enterprise',
+      '--per-minute',
+      '100',
+      '--per-day',
+      '5000',
+      '--name',
+      'Acme',
+    );
+    const key = created.at(-1) ?? '';
+    expect(key).toMatch(/^psk_/);
+    const listing = (await run('list')).join('\n');
+    expect(listing).toMatch(/Acme\s+psk_\S{6}…\s+enterprise\s+100\/minute, 5000\/day/);
+    expect(listing).not.toContain(key);
+  });
+
+  it('refuse wrong command lines with a usage error and create nothing', async () => {
+    const before = await database.db.prisma.apiKey.count();
+    const wrong = [
+      ['create', '--plan', 'enterprise', '--per-minute', '100'],
+      ['create', '--plan', 'free', '--per-minute', '100', '--per-day', '1000'],
+      ['create', '--plan', 'gold'],
+      ['create'],
+      ['create', '--plan', 'enterprise', '--per-minute', '0', '--per-day', '5'],
+      ['create', '--plan', 'pro', '--name', ' '],
+      ['revoke', 'abc'],
+      ['rotate'],
+      [],
+    ];
+    for (const argv of wrong) expect(() => parseApiKeyCommand(argv), argv.join(' ')).toThrow(UsageError);
+    expect(await database.db.prisma.apiKey.count()).toBe(before);
+  });
+
+  it('revoke a key once, and say so for an unknown id', async () => {
+    const { record } = await createApiKey(database.db.prisma, { plan: 'free' });
+    expect(await run('revoke', String(record.id))).toEqual([
+      expect.stringMatching(`Revoked API key ${record.id}`),
+    ]);
+    expect(await run('revoke', String(record.id))).toEqual([expect.stringMatching('already revoked')]);
+    await expect(run('revoke', '999999')).rejects.toThrow('There is no API key 999999');
+  });
+});
+
+describe('npm run --silent apikey', () => {
+  it('prints the new key alone on the last line, and exits 2 on a usage error', async () => {
+    const env = { ...process.env, DATABASE_URL: database.url };
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      ['run', '--silent', 'apikey', '--', 'create', '--plan', 'free'],
+      {
+        env,
+      },
+    );
+    const key = stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(await createKeyLookup(database.db.prisma, { ttlMs: 0, maxEntries: 1 })(key)).toMatchObject({
+      plan: 'free',
+    });
+
+    const failed = await promisify(execFile)(
+      'npm',
+      ['run', '--silent', 'apikey', '--', 'create', '--plan', 'gold'],
+      {
+        env,
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('--plan must be one of') });
+  });
+});

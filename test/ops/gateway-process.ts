@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+
+export interface LogLine {
+  level: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/**
+ * The gateway as `npm start` runs it (src/main.ts in its own process), on a new SQLite file, with `env`
+ * added to a minimal environment. Its stdout is read as the JSON log lines it is.
+ */
+export async function startGatewayProcess(env: Record<string, string> = {}) {
+  const workdir = mkdtempSync(join(tmpdir(), 'petstore-process-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/main.ts')],
+    {
+      cwd: workdir,
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        DATABASE_URL: `file:${join(workdir, 'petstore.db')}`,
+        ...env,
+      },
+    },
+  );
+  const lines: LogLine[] = [];
+  let stderr = '';
+  let pending = '';
+  const waiters = new Set<() => void>();
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdout?.on('data', (chunk) => {
+    pending += chunk;
+    const complete = pending.split('\n');
+    pending = complete.pop() ?? '';
+    for (const line of complete.filter(Boolean)) lines.push(JSON.parse(line));
+    for (const wake of waiters) wake();
+    waiters.clear();
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', done));
+
+  /** The first log line that matches, waiting for it (and failing if the process ends first). */
+  async function logLine(matches: (line: LogLine) => boolean): Promise<LogLine> {
+    for (;;) {
+      const found = lines.find(matches);
+      if (found) return found;
+      if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}:\n${stderr}`);
+      await Promise.race([new Promise<void>((wake) => waiters.add(wake)), exited]);
+    }
+  }
+
+  const started = await logLine((line) => line.msg.startsWith('Pet Store Gateway on '));
+  const url = /on (http:\/\/[\d.:]+)/.exec(started.msg)?.[1] as string;
+  return {
+    child,
+    url,
+    port: Number(new URL(url).port),
+    lines,
+    logLine,
+    exited,
+    /** Kills the process if still running and removes its files. */
+    cleanUp: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(workdir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type GatewayProcess = Awaited<ReturnType<typeof startGatewayProcess>>;

@@ -1,0 +1,136 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, startGatewayProcess } from './gateway-process.ts';
+
+const QUERY = JSON.stringify({ query: 'query SlowUpload { categories { edges { node { name } } } }' });
+
+/**
+ * A POST /graphql whose body arrives in two parts: the first now, the rest when `finish` is called. The
+ * request is in flight in between, as with a slow client.
+ */
+function slowUpload(port: number) {
+  const half = Math.floor(QUERY.length / 2);
+  const req = request({
+    port,
+    host: '127.0.0.1',
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(QUERY) },
+  });
+  const response = new Promise<{ status: number; connection: string | undefined; body: string }>(
+    (done, fail) => {
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => done({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+      });
+      req.on('error', fail);
+    },
+  );
+  req.write(QUERY.slice(0, half));
+  return { response, finish: () => req.end(QUERY.slice(half)) };
+}
+
+/** Whether a request on a new connection is answered. */
+const answers = (port: number) =>
+  new Promise<boolean>((done) => {
+    const req = request({ port, host: '127.0.0.1', path: '/healthz', agent: false }, (res) =>
+      done(res.resume() && true),
+    );
+    req.once('error', () => done(false));
+    req.end();
+  });
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+describe('the gateway process', () => {
+  let gateway: GatewayProcess;
+  beforeAll(async () => {
+    gateway = await startGatewayProcess({ HTTP_HEADERS_TIMEOUT_MS: '1000', SHUTDOWN_TIMEOUT_MS: '10000' });
+  });
+  afterAll(() => gateway?.cleanUp());
+
+  it('logs one JSON line per request, with the request id it returns as X-Request-Id', async () => {
+    const given = await fetch(`${gateway.url}/healthz`, { headers: { 'x-request-id': 'lb-7f3a.1' } });
+    expect(given.headers.get('x-request-id')).toBe('lb-7f3a.1');
+    const malformed = await fetch(`${gateway.url}/graphql?query={__typename}`, {
+      headers: { 'x-request-id': 'a'.repeat(200) },
+    });
+    const generated = malformed.headers.get('x-request-id') ?? '';
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect(await gateway.logLine((line) => line.reqId === 'lb-7f3a.1')).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      path: '/healthz',
+      status: 200,
+      api: 'ops',
+      operation: '/healthz',
+    });
+    expect(await gateway.logLine((line) => line.reqId === generated)).toMatchObject({
+      path: '/graphql',
+      status: 200,
+      api: 'graphql',
+      operation: 'anonymous',
+    });
+    expect(gateway.lines.filter((line) => line.reqId === generated)).toHaveLength(1);
+  });
+
+  it('answers 408 and closes the connection when a client takes longer than HTTP_HEADERS_TIMEOUT_MS to send its headers', async () => {
+    const socket = connect(gateway.port, '127.0.0.1');
+    const started = Date.now();
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+    });
+    await new Promise((closed) => socket.once('close', closed));
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('on SIGTERM stops accepting, lets a request in flight finish, then exits 0', async () => {
+    const upload = slowUpload(gateway.port);
+    await sleep(300);
+    gateway.child.kill('SIGTERM');
+    await gateway.logLine((line) => line.msg.startsWith('shutting down'));
+    expect(await answers(gateway.port)).toBe(false);
+
+    upload.finish();
+    const { status, connection, body } = await upload.response;
+    expect(status).toBe(200);
+    expect(JSON.parse(body).data.categories.edges.length).toBeGreaterThan(0);
+    expect(connection).toBe('close');
+    expect(await gateway.exited).toBe(0);
+    expect(gateway.lines.at(-1)?.msg).toBe('stopped');
+  });
+});
+
+describe('a request still unfinished after SHUTDOWN_TIMEOUT_MS', () => {
+  let gateway: GatewayProcess;
+  beforeAll(async () => {
+    gateway = await startGatewayProcess({ SHUTDOWN_TIMEOUT_MS: '500' });
+  });
+  afterAll(() => gateway?.cleanUp());
+
+  it('is cut off, and the process exits 0 without waiting longer', async () => {
+    const upload = slowUpload(gateway.port);
+    const failed = upload.response.then(
+      () => 'answered',
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    await sleep(300);
+    const signalled = Date.now();
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(500);
+    expect(Date.now() - signalled).toBeLessThan(3000);
+    expect(await failed).toBe('ECONNRESET');
+    expect(gateway.lines.find((line) => line.level === 'warn')).toMatchObject({ cutOff: 1 });
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { loadRateLimitConfig } from '../../src/ratelimit/config.ts';
+
+describe('rate-limit configuration', () => {
+  it('defaults to the spec plan table, minute and day windows, a 30-refusal / 10-minute ban, memory, failing open', () => {
+    expect(loadRateLimitConfig({})).toEqual({
+      plans: {
+        free: { perMinute: 60, perDay: 1000 },
+        pro: { perMinute: 300, perDay: 10_000 },
+        business: { perMinute: 1000, perDay: 100_000 },
+      },
+      minuteSeconds: 60,
+      daySeconds: 86_400,
+      banAfterRefusals: 30,
+      banSeconds: 600,
+      trustProxyHops: 0,
+      redisUrl: undefined,
+      onRedisFailure: 'open',
+      keyCacheTtlMs: 5000,
+      keyCacheSize: 10_000,
+      fieldLimits: { placeOrder: 10 },
+    });
+  });
+
+  it('takes overrides of single plan entries and treats empty variables as unset', () => {
+    const config = loadRateLimitConfig({
+      RATE_LIMIT_PLANS: '{"pro":{"perDay":20000}}',
+      REDIS_URL: '',
+      TRUST_PROXY: '2',
+    });
+    expect(config.plans.pro).toEqual({ perMinute: 300, perDay: 20_000 });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.trustProxyHops).toBe(2);
+  });
+
+  it('names every bad variable in one error', () => {
+    const load = () =>
+      loadRateLimitConfig({
+        RATE_LIMIT_PLANS: '{"enterprise":{"perMinute":5}}',
+        RATE_LIMIT_MINUTE_SECONDS: '0',
+        RATE_LIMIT_ON_REDIS_FAILURE: 'maybe',
+        REDIS_URL: 'localhost:6379',
+      });
+    expect(load).toThrow(
+      [
+        'Invalid rate-limit configuration:',
+        '  RATE_LIMIT_PLANS: only free, pro and business have table entries (enterprise limits are set per key)',
+        '  RATE_LIMIT_MINUTE_SECONDS: must be a whole number >= 1',
+        '  RATE_LIMIT_ON_REDIS_FAILURE: Invalid option: expected one of "open"|"closed"',
+        '  REDIS_URL: must start with redis:// or rediss://',
+      ].join('\n'),
+    );
+    expect(() => loadRateLimitConfig({ RATE_LIMIT_PLANS: '{"free":' })).toThrow(
+      'RATE_LIMIT_PLANS: is not valid JSON',
+    );
+  });
+});

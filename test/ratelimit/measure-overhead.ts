@@ -1,0 +1,75 @@
+// What the rate-limit layer costs per request, in-process: `yoga.fetch` of `pet(id:)` on the real schema (SQLite),
+// with an API key, with and without the plugin, in alternating blocks. Prints the CPU time per request: medians
+// over the blocks, and the median of the differences between neighbouring blocks (robust to other work on the
+// machine, which comes and goes).
+//   npx tsx test/ratelimit/measure-overhead.ts [memory|redis]
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { schema } from '../../src/graphql/schema.ts';
+import { createKeyLookup } from '../../src/keys/lookup.ts';
+import { createApiKey } from '../../src/keys/repository.ts';
+import { loadRateLimitConfig } from '../../src/ratelimit/config.ts';
+import { openCounterStore } from '../../src/ratelimit/counters.ts';
+import { createRateLimitPlugin } from '../../src/ratelimit/plugin.ts';
+import { createTestDatabase } from '../support/databases.ts';
+import { REDIS_URL, silentLog } from './stores.ts';
+
+const BLOCKS = 100;
+const REQUESTS_PER_BLOCK = 200;
+
+const database = await createTestDatabase();
+const { prisma } = database.db;
+const category = await prisma.category.create({ data: { name: 'Cats' } });
+const pet = await prisma.pet.create({
+  data: { name: 'Tom', categoryId: category.id, inventory: { create: {} } },
+});
+const { key } = await createApiKey(prisma, { plan: 'enterprise', limits: { perMinute: 1e9, perDay: 1e9 } });
+
+const config = loadRateLimitConfig(process.argv[2] === 'redis' ? { REDIS_URL } : {});
+const counters = await openCounterStore(config, silentLog);
+const findKey = createKeyLookup(prisma, { ttlMs: config.keyCacheTtlMs, maxEntries: config.keyCacheSize });
+const gateway = (plugins: Plugin[]) =>
+  createYoga({ schema, logging: false, context: { prisma, caller: { kind: 'anonymous', ip: '' } }, plugins });
+const variants = {
+  without: gateway([]),
+  with: gateway([createRateLimitPlugin({ config, counters, findKey, log: silentLog }) as Plugin]),
+};
+
+const body = JSON.stringify({ query: `{ pet(id: ${pet.id}) { id name status } }` });
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+async function block(yoga: ReturnType<typeof gateway>): Promise<number> {
+  const start = cpuMicros();
+  for (let i = 0; i < REQUESTS_PER_BLOCK; i++) {
+    const response = await yoga.fetch('http://gateway/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body,
+    });
+    if (response.status !== 200) throw new Error(await response.text());
+    await response.text();
+  }
+  return (cpuMicros() - start) / REQUESTS_PER_BLOCK;
+}
+
+const median = (values: number[]) =>
+  values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+for (let i = 0; i < 5; i++) {
+  await block(variants.without);
+  await block(variants.with);
+} // warm-up
+const without: number[] = [];
+const withLayer: number[] = [];
+for (let i = 0; i < BLOCKS; i++) {
+  without.push(await block(variants.without));
+  withLayer.push(await block(variants.with));
+}
+const extra = median(withLayer.map((cost, i) => cost - (without[i] ?? Number.NaN)));
+const base = median([...without]);
+console.log(
+  `${config.redisUrl ? 'redis' : 'memory'}: ${base.toFixed(0)} µs without, ${median([...withLayer]).toFixed(0)} µs with ` +
+    `the layer; per-pair median +${extra.toFixed(1)} µs (${((extra / base) * 100).toFixed(1)}%)`,
+);
+await counters.close();
+await database.drop();
