@@ -29,7 +29,9 @@ export async function createApp({
 }) {
   const { petsByIdDeprecation } = config;
   const counters = await openCounterStore(config.rateLimit, logger);
-  const domains = config.domainsFile ? new DomainsRegistry(config.domainsFile, { log: logger }).watch() : null;
+  const domains = config.domainsFile
+    ? new DomainsRegistry(config.domainsFile, { log: logger }).watch()
+    : null;
   const routeHost = createHostRouter(() => domains?.current ?? null);
 
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsByIdDeprecation }));

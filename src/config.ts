@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './db/target.ts';
 import { ConfigError } from './config-error.ts';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './db/target.ts';
 import { DEFAULT_PETS_BY_ID_DEPRECATION } from './graphql/deprecation.ts';
 import { loadRateLimitConfig } from './ratelimit/config.ts';
 

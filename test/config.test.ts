@@ -5,11 +5,17 @@ import { ConfigError } from '../src/config-error.ts';
 describe('configuration', () => {
   it('has defaults that need nothing', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 4000, database: { provider: 'sqlite', file: './data/petstore.db' } });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 4000,
+      database: { provider: 'sqlite', file: './data/petstore.db' },
+    });
   });
 
   it('reads PostgreSQL from DATABASE_URL, with schema and pool size', () => {
-    const { database } = loadConfig({ DATABASE_URL: 'postgresql://u:secret@db:5432/store?schema=gw&connection_limit=4' });
+    const { database } = loadConfig({
+      DATABASE_URL: 'postgresql://u:secret@db:5432/store?schema=gw&connection_limit=4',
+    });
     expect(database).toMatchObject({ provider: 'postgresql', schema: 'gw', poolSize: 4 });
   });
 

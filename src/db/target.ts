@@ -22,15 +22,15 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
     }
     const schema = parsed.searchParams.get('schema') ?? 'public';
     const poolSize = Number(parsed.searchParams.get('connection_limit') ?? 10);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) throw new Error(`DATABASE_URL schema "${schema}" is not a plain identifier`);
-    if (!Number.isInteger(poolSize) || poolSize < 1) throw new Error('DATABASE_URL connection_limit must be a positive integer');
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema))
+      throw new Error(`DATABASE_URL schema "${schema}" is not a plain identifier`);
+    if (!Number.isInteger(poolSize) || poolSize < 1)
+      throw new Error('DATABASE_URL connection_limit must be a positive integer');
     parsed.searchParams.delete('schema');
     parsed.searchParams.delete('connection_limit');
     return { provider: 'postgresql', url, connectionString: parsed.toString(), schema, poolSize };
   }
-  throw new Error(
-    `DATABASE_URL "${redact(url)}" is neither file:… (SQLite) nor postgresql://… (PostgreSQL)`,
-  );
+  throw new Error(`DATABASE_URL "${redact(url)}" is neither file:… (SQLite) nor postgresql://… (PostgreSQL)`);
 }
 
 /** The URL without its password, for messages and logs. */

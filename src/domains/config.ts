@@ -1,7 +1,7 @@
-import { ConfigError } from '../config-error.ts';
 import { Resolver } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ConfigError } from '../config-error.ts';
 import { isHostName, normaliseHostName } from './hostnames.ts';
 
 const hostName = z

@@ -29,7 +29,9 @@ export const Int64Scalar = new GraphQLScalarType<bigint, bigint | number>({
     'A 64-bit signed integer, used for identifiers. Serialized as a JSON number (exact digits even beyond 2^53); accepted as a number or a string of digits.',
   serialize: (value) => {
     const int = toInt64(value);
-    return int >= BigInt(Number.MIN_SAFE_INTEGER) && int <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(int) : int;
+    return int >= BigInt(Number.MIN_SAFE_INTEGER) && int <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(int)
+      : int;
   },
   parseValue: toInt64,
   parseLiteral: (ast) => {
@@ -57,7 +59,9 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 function parseDateTime(value: unknown): Date {
   const date = typeof value === 'string' && ISO_8601.test(value) ? new Date(value) : undefined;
   if (!date || Number.isNaN(date.getTime())) {
-    throw new GraphQLError(`DateTime must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`);
+    throw new GraphQLError(
+      `DateTime must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`,
+    );
   }
   return date;
 }

@@ -10,5 +10,7 @@ export const STABILITY: Partial<Record<string, Stability>> = {
 /** The description of a root field, with its stability mark when it has one. */
 export function describe(field: string, description: string): string {
   const stability = STABILITY[field];
-  return stability ? `${description}\n\nStability: ${stability} (may change without a deprecation period).` : description;
+  return stability
+    ? `${description}\n\nStability: ${stability} (may change without a deprecation period).`
+    : description;
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
-import type { CounterStore } from '../ratelimit/counters.ts';
 import { nameOperation } from '../observability/request-context.ts';
+import type { CounterStore } from '../ratelimit/counters.ts';
 
 /**
  * A dependency's state: resolves when it answers (with a note when the gateway serves without it, degraded),
@@ -66,7 +66,8 @@ export const rateLimitStoreCheck = (counters: CounterStore): ReadinessCheck => (
   check: async () => {
     const status = counters.status();
     if (status.store === 'memory' || status.connected) return undefined;
-    if (status.onFailure === 'closed') throw new Error('Redis is unreachable; rate-limited requests are refused');
+    if (status.onFailure === 'closed')
+      throw new Error('Redis is unreachable; rate-limited requests are refused');
     return 'Redis is unreachable; each process enforces its own in-memory limits until it is back';
   },
 });

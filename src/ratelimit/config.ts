@@ -1,5 +1,5 @@
-import { ConfigError } from '../config-error.ts';
 import { z } from 'zod';
+import { ConfigError } from '../config-error.ts';
 import type { Limits, TablePlan } from '../keys/plans.ts';
 
 export const DEFAULT_PLANS: Record<TablePlan, Limits> = {
@@ -20,6 +20,8 @@ export interface RateLimitConfig {
   /** How many X-Forwarded-For hops to trust (0: the socket address is the client). */
   trustProxyHops: number;
   redisUrl: string | undefined;
+  /** Prefix of the Redis keys, so that separate deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
   /** With Redis unreachable: `open` counts in-process per gateway, `closed` refuses with 503. */
   onRedisFailure: 'open' | 'closed';
   keyCacheTtlMs: number;
@@ -69,6 +71,10 @@ const env = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
+  RATE_LIMIT_REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]+$/, 'must be letters, digits, and _ : . - only')
+    .default('psg'),
   API_KEY_CACHE_TTL_MS: wholeNumber(0).default(5000),
   API_KEY_CACHE_SIZE: count.default(10_000),
 });
@@ -96,6 +102,7 @@ export function loadRateLimitConfig(source: NodeJS.ProcessEnv = process.env): Ra
     banSeconds: e.RATE_LIMIT_BAN_SECONDS,
     trustProxyHops: e.TRUST_PROXY,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.RATE_LIMIT_REDIS_PREFIX,
     onRedisFailure: e.RATE_LIMIT_ON_REDIS_FAILURE,
     keyCacheTtlMs: e.API_KEY_CACHE_TTL_MS,
     keyCacheSize: e.API_KEY_CACHE_SIZE,

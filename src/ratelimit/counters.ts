@@ -60,8 +60,11 @@ export function openMemoryCounterStore(): CounterStore {
  * insuranceLimiter) and `'closed'` makes every limiter call fail.
  */
 export async function openRedisCounterStore(
-  url: string,
-  onFailure: RateLimitConfig['onRedisFailure'],
+  {
+    url,
+    keyPrefix,
+    onFailure,
+  }: { url: string; keyPrefix: string; onFailure: RateLimitConfig['onRedisFailure'] },
   log: Log,
 ): Promise<CounterStore> {
   const client = new Redis(url, {
@@ -94,7 +97,7 @@ export async function openRedisCounterStore(
     limiter: (options) =>
       new RateLimiterRedis({
         storeClient: client,
-        keyPrefix: `psg:${options.name}`,
+        keyPrefix: `${keyPrefix}:${options.name}`,
         points: options.points,
         duration: options.windowSeconds,
         blockDuration: options.blockSeconds ?? 0,
@@ -112,11 +115,12 @@ export async function openRedisCounterStore(
 }
 
 export function openCounterStore(
-  config: Pick<RateLimitConfig, 'redisUrl' | 'onRedisFailure'>,
+  config: Pick<RateLimitConfig, 'redisUrl' | 'redisKeyPrefix' | 'onRedisFailure'>,
   log: Log,
 ): Promise<CounterStore> {
-  return config.redisUrl
-    ? openRedisCounterStore(config.redisUrl, config.onRedisFailure, log)
+  const { redisUrl, redisKeyPrefix, onRedisFailure } = config;
+  return redisUrl
+    ? openRedisCounterStore({ url: redisUrl, keyPrefix: redisKeyPrefix, onFailure: onRedisFailure }, log)
     : Promise.resolve(openMemoryCounterStore());
 }
 

@@ -59,18 +59,25 @@ export function createRateLimitPlugin({
   const limitField = createFieldLimiter(counters, config);
   let graphqlEndpoint = '/graphql';
 
-  async function identify(request: Request, serverContext: ServerContext): Promise<Admission> {
+  /**
+   * Who the request counts against. A key that names no active key is refused, but the request still counts
+   * against the client address, as an anonymous one would: its response carries that quota's headers, and
+   * guessing keys is rate-limited like any other traffic.
+   */
+  async function identify(
+    request: Request,
+    serverContext: ServerContext,
+  ): Promise<{ admission: Admission; refusal?: ApiError }> {
     const ip = clientIp(request, serverContext.req?.socket.remoteAddress, config.trustProxyHops);
+    const anonymous: Admission = {
+      caller: { kind: 'anonymous', ip },
+      subject: `ip:${ip}`,
+      limits: config.plans.free,
+      held: 0,
+      limitField,
+    };
     const presented = request.headers.get('x-api-key');
-    if (presented === null) {
-      return {
-        caller: { kind: 'anonymous', ip },
-        subject: `ip:${ip}`,
-        limits: config.plans.free,
-        held: 0,
-        limitField,
-      };
-    }
+    if (presented === null) return { admission: anonymous };
     let key: Awaited<ReturnType<KeyLookup>>;
     try {
       key = await findKey(presented);
@@ -79,17 +86,17 @@ export function createRateLimitPlugin({
       throw new ApiError('UNAVAILABLE', 'The API key cannot be checked right now; retry shortly');
     }
     if (!key) {
-      throw new ApiError(
-        'INVALID_API_KEY',
-        'X-API-Key names no active key: check the value, or ask for a new key',
-      );
+      const message = 'X-API-Key names no active key: check the value, or ask for a new key';
+      return { admission: anonymous, refusal: new ApiError('INVALID_API_KEY', message) };
     }
     return {
-      caller: { kind: 'key', keyId: key.id, plan: key.plan, ip },
-      subject: `key:${key.id}`,
-      limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
-      held: 0,
-      limitField,
+      admission: {
+        caller: { kind: 'key', keyId: key.id, plan: key.plan, ip },
+        subject: `key:${key.id}`,
+        limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
+        held: 0,
+        limitField,
+      },
     };
   }
 
@@ -112,10 +119,11 @@ export function createRateLimitPlugin({
   }
 
   async function enter(request: Request, serverContext: ServerContext): Promise<void> {
-    const admission = await identify(request, serverContext);
+    const { admission, refusal } = await identify(request, serverContext);
     admissions.set(request, admission);
     admissions.set(admission.caller, admission);
     await count(admission, 1);
+    if (refusal) throw refusal;
   }
 
   return {

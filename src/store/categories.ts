@@ -26,14 +26,19 @@ export function createCategory(
 }
 
 export function updateCategory(prisma: Db, id: bigint, patch: CategoryPatch, query: CategoryQuery = {}) {
-  const data = { name: patchOf('name', patch.name, (v) => requireText('name', v)), description: description(patch.description) };
+  const data = {
+    name: patchOf('name', patch.name, (v) => requireText('name', v)),
+    description: description(patch.description),
+  };
   return orMissing(prisma.category.update({ ...query, where: { id }, data }), () => notFound('Category', id));
 }
 
 /** Refused while pets belong to it; the foreign key decides, so a pet added meanwhile cannot be orphaned. */
 export async function deleteCategory(prisma: Db, id: bigint, query: CategoryQuery = {}) {
   try {
-    return await orMissing(prisma.category.delete({ ...query, where: { id } }), () => notFound('Category', id));
+    return await orMissing(prisma.category.delete({ ...query, where: { id } }), () =>
+      notFound('Category', id),
+    );
   } catch (error) {
     if (!isForeignKeyViolation(error)) throw error;
     const pets = await prisma.pet.count({ where: { categoryId: id } });

@@ -31,7 +31,11 @@ export async function seedDemoCatalogue(prisma: Db): Promise<boolean> {
   for (const { category, pets } of CATALOGUE) {
     const { id: categoryId } = await createCategory(prisma, category);
     for (const { name, stock, ...rest } of pets) {
-      const pet = await createPet(prisma, { name, categoryId, status: 'status' in rest ? rest.status : undefined });
+      const pet = await createPet(prisma, {
+        name,
+        categoryId,
+        status: 'status' in rest ? rest.status : undefined,
+      });
       await setStock(prisma, pet.id, stock);
     }
   }

@@ -24,9 +24,8 @@ export function inventoryStatusWhere(status: PetStatus): Prisma.InventoryItemWhe
 
 export function setStock(prisma: Db, petId: bigint, quantity: number, query: InventoryQuery = {}) {
   requireQuantity('quantity', quantity, 0);
-  return orMissing(
-    prisma.inventoryItem.update({ ...query, where: { petId }, data: { quantity } }),
-    () => notFound('Pet', petId),
+  return orMissing(prisma.inventoryItem.update({ ...query, where: { petId }, data: { quantity } }), () =>
+    notFound('Pet', petId),
   );
 }
 

@@ -48,7 +48,10 @@ export function updateOrder(
       throw new ApiError('CONFLICT', `Order ${id} is complete; completion cannot be undone`);
     }
     if (patch.complete && !order.complete) {
-      const { count } = await tx.order.updateMany({ where: { id, complete: false }, data: { complete: true } });
+      const { count } = await tx.order.updateMany({
+        where: { id, complete: false },
+        data: { complete: true },
+      });
       if (count === 1 && order.petId !== null) {
         await tx.inventoryItem.updateMany({
           where: { petId: order.petId },

@@ -22,7 +22,11 @@ export function requireQuantity(field: string, value: number, min: number): numb
  * For partial updates: undefined leaves the field as it is; null is refused for a field that must have a
  * value. Prisma skips undefined fields, so the result can go straight into `data`.
  */
-export function patchOf<T, R>(field: string, value: T | null | undefined, check: (value: T) => R): R | undefined {
+export function patchOf<T, R>(
+  field: string,
+  value: T | null | undefined,
+  check: (value: T) => R,
+): R | undefined {
   if (value === undefined) return undefined;
   if (value === null) throw invalid(field, 'must not be null');
   return check(value);

@@ -7,7 +7,10 @@ let statements: string[] = [];
 beforeAll(async () => {
   app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
   const categories = await Promise.all(
-    ['A', 'B', 'C', 'D'].map(async (name) => (await app.ok(`mutation { createCategory(input: { name: "${name}" }) { id } }`)).createCategory.id),
+    ['A', 'B', 'C', 'D'].map(
+      async (name) =>
+        (await app.ok(`mutation { createCategory(input: { name: "${name}" }) { id } }`)).createCategory.id,
+    ),
   );
   for (let i = 0; i < 100; i++) await app.createPet({ name: `pet-${i}`, categoryId: categories[i % 4] });
 });

@@ -8,7 +8,8 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await startTestApp();
-  dogs = (await app.ok(`mutation { createCategory(input: { name: "Dogs", description: "Loyal" }) { id } }`)).createCategory.id;
+  dogs = (await app.ok(`mutation { createCategory(input: { name: "Dogs", description: "Loyal" }) { id } }`))
+    .createCategory.id;
   cats = (await app.ok(`mutation { createCategory(input: { name: "Cats" }) { id } }`)).createCategory.id;
   for (const [name, categoryId, status] of [
     ['Rex', dogs, 'available'],
@@ -22,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const names = (connection: { edges: { node: { name: string } }[] }) => connection.edges.map((e) => e.node.name);
+const names = (connection: { edges: { node: { name: string } }[] }) =>
+  connection.edges.map((e) => e.node.name);
 
 describe('pets', () => {
   it('reads one pet by its REST id, with its category and inventory', async () => {
@@ -42,17 +44,24 @@ describe('pets', () => {
 
   it('accepts an id literal and an id as a string of digits', async () => {
     expect((await app.ok(`{ pet(id: ${ids.Tom}) { name } }`)).pet.name).toBe('Tom');
-    expect((await app.ok(`query($id: Int64!) { pet(id: $id) { name } }`, { id: String(ids.Tom) })).pet.name).toBe('Tom');
+    expect(
+      (await app.ok(`query($id: Int64!) { pet(id: $id) { name } }`, { id: String(ids.Tom) })).pet.name,
+    ).toBe('Tom');
   });
 
   it('pages with first/after and pageInfo, in id order', async () => {
-    const page1 = (await app.ok(`{ pets(first: 2) { edges { cursor node { name } } pageInfo { hasNextPage endCursor } } }`)).pets;
+    const page1 = (
+      await app.ok(`{ pets(first: 2) { edges { cursor node { name } } pageInfo { hasNextPage endCursor } } }`)
+    ).pets;
     expect(names(page1)).toEqual(['Rex', 'Fido']);
     expect(page1.pageInfo.hasNextPage).toBe(true);
     const page2 = (
-      await app.ok(`query($after: String) { pets(first: 10, after: $after) { edges { node { name } } pageInfo { hasNextPage } } }`, {
-        after: page1.pageInfo.endCursor,
-      })
+      await app.ok(
+        `query($after: String) { pets(first: 10, after: $after) { edges { node { name } } pageInfo { hasNextPage } } }`,
+        {
+          after: page1.pageInfo.endCursor,
+        },
+      )
     ).pets;
     expect(names(page2)).toEqual(['Tom', 'Luna', 'Max']);
     expect(page2.pageInfo.hasNextPage).toBe(false);
@@ -61,16 +70,26 @@ describe('pets', () => {
   it('filters by status, category and ids', async () => {
     const query = `query($status: PetStatus, $categoryId: Int64, $ids: [Int64!]) {
       pets(status: $status, categoryId: $categoryId, ids: $ids, first: 100) { edges { node { name } } } }`;
-    expect(names((await app.ok(query, { status: 'available', categoryId: dogs })).pets)).toEqual(['Rex', 'Max']);
+    expect(names((await app.ok(query, { status: 'available', categoryId: dogs })).pets)).toEqual([
+      'Rex',
+      'Max',
+    ]);
     expect(names((await app.ok(query, { categoryId: cats })).pets)).toEqual(['Tom', 'Luna']);
     expect(names((await app.ok(query, { ids: [ids.Max, ids.Luna] })).pets)).toEqual(['Luna', 'Max']);
   });
 
   it('lists a category with its pets', async () => {
-    const { category } = await app.ok(`query($id: Int64!) { category(id: $id) { name description pets { edges { node { name } } } } }`, {
-      id: cats,
+    const { category } = await app.ok(
+      `query($id: Int64!) { category(id: $id) { name description pets { edges { node { name } } } } }`,
+      {
+        id: cats,
+      },
+    );
+    expect(category).toEqual({
+      name: 'Cats',
+      description: null,
+      pets: { edges: [{ node: { name: 'Tom' } }, { node: { name: 'Luna' } }] },
     });
-    expect(category).toEqual({ name: 'Cats', description: null, pets: { edges: [{ node: { name: 'Tom' } }, { node: { name: 'Luna' } }] } });
   });
 
   it('caps the page size with a clear error', async () => {
@@ -94,16 +113,22 @@ describe('pets', () => {
 
 describe('writes return the object itself', () => {
   it('creates, updates and deletes a category', async () => {
-    const { createCategory } = await app.ok(`mutation { createCategory(input: { name: " Fish ", description: "Wet" }) { id name description } }`);
+    const { createCategory } = await app.ok(
+      `mutation { createCategory(input: { name: " Fish ", description: "Wet" }) { id name description } }`,
+    );
     expect(createCategory).toMatchObject({ name: 'Fish', description: 'Wet' });
     const { updateCategory } = await app.ok(
       `mutation($id: Int64!) { updateCategory(id: $id, input: { description: null }) { id name description } }`,
       { id: createCategory.id },
     );
     expect(updateCategory).toEqual({ id: createCategory.id, name: 'Fish', description: null });
-    const { deleteCategory } = await app.ok(`mutation($id: Int64!) { deleteCategory(id: $id) { id name } }`, { id: createCategory.id });
+    const { deleteCategory } = await app.ok(`mutation($id: Int64!) { deleteCategory(id: $id) { id name } }`, {
+      id: createCategory.id,
+    });
     expect(deleteCategory).toEqual({ id: createCategory.id, name: 'Fish' });
-    expect((await app.fails(`query($id: Int64!) { category(id: $id) { id } }`, { id: createCategory.id })).code).toBe('NOT_FOUND');
+    expect(
+      (await app.fails(`query($id: Int64!) { category(id: $id) { id } }`, { id: createCategory.id })).code,
+    ).toBe('NOT_FOUND');
   });
 
   it('updates only the given fields of a pet', async () => {
@@ -118,10 +143,26 @@ describe('writes return the object itself', () => {
   it('refuses invalid input naming the field, and changes nothing', async () => {
     const before = await app.count('pet');
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      [`mutation($c: Int64!) { createPet(input: { name: "  ", categoryId: $c }) { id } }`, { c: dogs }, /^name: must not be empty/],
-      [`mutation { createPet(input: { name: "Ghost", categoryId: 999999 }) { id } }`, {}, /^categoryId: category 999999 does not exist/],
-      [`mutation($c: Int64!) { createPet(input: { name: "${'x'.repeat(201)}", categoryId: $c }) { id } }`, { c: dogs }, /^name: must be at most 200/],
-      [`mutation($id: Int64!) { updatePet(id: $id, input: { name: null }) { id } }`, { id: ids.Rex }, /^name: must not be null/],
+      [
+        `mutation($c: Int64!) { createPet(input: { name: "  ", categoryId: $c }) { id } }`,
+        { c: dogs },
+        /^name: must not be empty/,
+      ],
+      [
+        `mutation { createPet(input: { name: "Ghost", categoryId: 999999 }) { id } }`,
+        {},
+        /^categoryId: category 999999 does not exist/,
+      ],
+      [
+        `mutation($c: Int64!) { createPet(input: { name: "${'x'.repeat(201)}", categoryId: $c }) { id } }`,
+        { c: dogs },
+        /^name: must be at most 200/,
+      ],
+      [
+        `mutation($id: Int64!) { updatePet(id: $id, input: { name: null }) { id } }`,
+        { id: ids.Rex },
+        /^name: must not be null/,
+      ],
     ];
     for (const [query, variables, message] of cases) {
       const error = await app.fails(query, variables);
@@ -129,7 +170,9 @@ describe('writes return the object itself', () => {
       expect(error.message).toMatch(message);
     }
     expect(await app.count('pet')).toBe(before);
-    expect((await app.ok(`query($id: Int64!) { pet(id: $id) { name } }`, { id: ids.Rex })).pet.name).toBe('Rex');
+    expect((await app.ok(`query($id: Int64!) { pet(id: $id) { name } }`, { id: ids.Rex })).pet.name).toBe(
+      'Rex',
+    );
   });
 
   it('reports a wrongly typed variable as VALIDATION_FAILED naming the variable', async () => {
@@ -139,7 +182,11 @@ describe('writes return the object itself', () => {
   });
 
   it('reports an unknown field as VALIDATION_FAILED, with HTTP 400 for graphql-response+json clients', async () => {
-    const modern = await app.graphql(`{ pets { nope } }`, {}, { headers: { accept: 'application/graphql-response+json' } });
+    const modern = await app.graphql(
+      `{ pets { nope } }`,
+      {},
+      { headers: { accept: 'application/graphql-response+json' } },
+    );
     expect(modern.status).toBe(400);
     expect(modern.body.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
     expect(modern.body.errors?.[0]?.message).toContain('"nope"');

@@ -14,10 +14,13 @@ const CANCEL = `mutation($id: Int64!) { cancelOrder(id: $id) { id quantity } }`;
 
 async function petWithStock(quantity: number) {
   const pet = await app.createPet({ name: `stocked-${quantity}` });
-  await app.ok(`mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }`, {
-    petId: pet.id,
-    q: quantity,
-  });
+  await app.ok(
+    `mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }`,
+    {
+      petId: pet.id,
+      q: quantity,
+    },
+  );
   return pet.id as number;
 }
 
@@ -74,15 +77,20 @@ describe('orders and stock', () => {
 
   it('never oversells: 40 concurrent orders against stock 10 accept exactly 10', async () => {
     const petId = await petWithStock(10);
-    const results = await Promise.all(Array.from({ length: 40 }, () => app.graphql(PLACE, { input: { petId } })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => app.graphql(PLACE, { input: { petId } })),
+    );
     const accepted = results.filter((r) => r.body.data?.placeOrder);
     const refused = results.filter((r) => r.body.errors?.[0]?.extensions?.code === 'OUT_OF_STOCK');
     expect(accepted).toHaveLength(10);
     expect(refused).toHaveLength(30);
     expect(await inventoryOf(petId)).toEqual({ quantity: 0, status: 'pending' });
-    const { orders } = await app.ok(`query($petId: Int64!) { orders(petId: $petId, first: 100) { edges { node { id } } } }`, {
-      petId,
-    });
+    const { orders } = await app.ok(
+      `query($petId: Int64!) { orders(petId: $petId, first: 100) { edges { node { id } } } }`,
+      {
+        petId,
+      },
+    );
     expect(orders.edges).toHaveLength(10);
   });
 
@@ -92,7 +100,9 @@ describe('orders and stock', () => {
     const { cancelOrder } = await app.ok(CANCEL, { id: placeOrder.id });
     expect(cancelOrder).toEqual({ id: placeOrder.id, quantity: 4 });
     expect(await inventoryOf(petId)).toEqual({ quantity: 5, status: 'available' });
-    expect(await app.fails(`query($id: Int64!) { order(id: $id) { id } }`, { id: placeOrder.id })).toMatchObject({
+    expect(
+      await app.fails(`query($id: Int64!) { order(id: $id) { id } }`, { id: placeOrder.id }),
+    ).toMatchObject({
       code: 'NOT_FOUND',
       status: 404,
     });
@@ -103,14 +113,19 @@ describe('orders and stock', () => {
     const { placeOrder } = await app.ok(PLACE, { input: { petId } });
     await app.ok(COMPLETE, { id: placeOrder.id });
 
-    const undo = await app.fails(`mutation($id: Int64!) { updateOrder(id: $id, input: { complete: false }) { id } }`, {
-      id: placeOrder.id,
-    });
+    const undo = await app.fails(
+      `mutation($id: Int64!) { updateOrder(id: $id, input: { complete: false }) { id } }`,
+      {
+        id: placeOrder.id,
+      },
+    );
     expect(undo).toMatchObject({ code: 'CONFLICT', status: 409 });
     const cancel = await app.fails(CANCEL, { id: placeOrder.id });
     expect(cancel).toMatchObject({ code: 'CONFLICT', status: 409 });
 
-    const { order } = await app.ok(`query($id: Int64!) { order(id: $id) { complete } }`, { id: placeOrder.id });
+    const { order } = await app.ok(`query($id: Int64!) { order(id: $id) { complete } }`, {
+      id: placeOrder.id,
+    });
     expect(order.complete).toBe(true);
     expect((await inventoryOf(petId)).quantity).toBe(1);
   });
@@ -129,7 +144,9 @@ describe('orders and stock', () => {
   it('filters inventory by derived status', async () => {
     const sold = await petWithStock(0);
     const available = await petWithStock(1);
-    const { inventory } = await app.ok(`{ inventory(status: sold, first: 100) { edges { node { petId status } } } }`);
+    const { inventory } = await app.ok(
+      `{ inventory(status: sold, first: 100) { edges { node { petId status } } } }`,
+    );
     const petIds = inventory.edges.map((e: { node: { petId: number } }) => e.node.petId);
     expect(petIds).toContain(sold);
     expect(petIds).not.toContain(available);
@@ -147,17 +164,25 @@ describe('deleting', () => {
     expect(await inventoryOf(petId)).toBeTruthy();
 
     await app.ok(COMPLETE, { id: placeOrder.id });
-    const { deletePet } = await app.ok(`mutation($id: Int64!) { deletePet(id: $id) { id name } }`, { id: petId });
+    const { deletePet } = await app.ok(`mutation($id: Int64!) { deletePet(id: $id) { id name } }`, {
+      id: petId,
+    });
     expect(deletePet.id).toBe(petId);
-    const { order } = await app.ok(`query($id: Int64!) { order(id: $id) { petId complete } }`, { id: placeOrder.id });
+    const { order } = await app.ok(`query($id: Int64!) { order(id: $id) { petId complete } }`, {
+      id: placeOrder.id,
+    });
     expect(order).toEqual({ petId: null, complete: true });
   });
 
   it('refuses to delete a category that has pets, and changes nothing', async () => {
     const pet = await app.createPet({ name: 'Keeper' });
-    const error = await app.fails(`mutation($id: Int64!) { deleteCategory(id: $id) { id } }`, { id: pet.categoryId });
+    const error = await app.fails(`mutation($id: Int64!) { deleteCategory(id: $id) { id } }`, {
+      id: pet.categoryId,
+    });
     expect(error).toMatchObject({ code: 'CONFLICT', status: 409 });
-    const { category } = await app.ok(`query($id: Int64!) { category(id: $id) { id } }`, { id: pet.categoryId });
+    const { category } = await app.ok(`query($id: Int64!) { category(id: $id) { id } }`, {
+      id: pet.categoryId,
+    });
     expect(category.id).toBe(pet.categoryId);
   });
 });

@@ -39,9 +39,12 @@ describe('operational endpoints', () => {
   });
 
   it('GET /graphql with a query works', async () => {
-    const response = await fetch(`${app.url}/graphql?query=${encodeURIComponent('{ categories { edges { node { id } } } }')}`, {
-      headers: { accept: 'application/graphql-response+json' },
-    });
+    const response = await fetch(
+      `${app.url}/graphql?query=${encodeURIComponent('{ categories { edges { node { id } } } }')}`,
+      {
+        headers: { accept: 'application/graphql-response+json' },
+      },
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { categories: { edges: [] } } });
   });

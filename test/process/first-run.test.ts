@@ -10,10 +10,14 @@ afterAll(() => rmSync(workdir, { recursive: true, force: true }));
 
 /** Starts `src/main.ts` as `npm start` does, in an empty directory, and waits for its address. */
 async function start(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/main.ts')], {
-    cwd: workdir,
-    env: { PATH: process.env.PATH, PORT: '0' },
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/main.ts')],
+    {
+      cwd: workdir,
+      env: { PATH: process.env.PATH, PORT: '0' },
+    },
+  );
   let output = '';
   child.stderr?.on('data', (chunk) => {
     output += chunk;
@@ -59,10 +63,14 @@ it('creates, migrates and seeds ./data on first start; a second start changes no
 }, 60_000);
 
 it('refuses bad configuration with a clear message', async () => {
-  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/main.ts')], {
-    cwd: workdir,
-    env: { PATH: process.env.PATH, PORT: 'eighty' },
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/main.ts')],
+    {
+      cwd: workdir,
+      env: { PATH: process.env.PATH, PORT: 'eighty' },
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;

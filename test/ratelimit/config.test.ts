@@ -15,6 +15,7 @@ describe('rate-limit configuration', () => {
       banSeconds: 600,
       trustProxyHops: 0,
       redisUrl: undefined,
+      redisKeyPrefix: 'psg',
       onRedisFailure: 'open',
       keyCacheTtlMs: 5000,
       keyCacheSize: 10_000,

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CounterStore } from '../../src/ratelimit/counters.ts';
 import { createFieldLimiter } from '../../src/ratelimit/field-limit.ts';
-import { freshSubject, openStore, REDIS_URL, type StoreKind } from './stores.ts';
+import { freshSubject, openStore, REDIS_KEY_PREFIX, REDIS_URL, type StoreKind } from './stores.ts';
 
 // graphql-rate-limit's core reads only the field name from `info`.
 const placeOrder = { fieldName: 'placeOrder' } as GraphQLResolveInfo;
@@ -38,7 +38,7 @@ describe.each<StoreKind>(['memory', 'redis'])('per-field limit on %s', (kind) =>
     if (kind === 'redis') {
       const redis = new Redis(REDIS_URL);
       try {
-        expect(await redis.get(`psg:field:${subject}:placeOrder`)).toBe('3');
+        expect(await redis.get(`${REDIS_KEY_PREFIX}:field:${subject}:placeOrder`)).toBe('3');
       } finally {
         redis.disconnect();
       }

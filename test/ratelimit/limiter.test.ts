@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CounterStore } from '../../src/ratelimit/counters.ts';
 import { createRateLimiter, type Decision } from '../../src/ratelimit/limiter.ts';
-import { freshSubject, openStore, REDIS_URL, type StoreKind, sleep } from './stores.ts';
+import { freshSubject, openStore, REDIS_KEY_PREFIX, REDIS_URL, type StoreKind, sleep } from './stores.ts';
 
 const config = { minuteSeconds: 60, daySeconds: 86_400, banAfterRefusals: 30, banSeconds: 600 };
 const free = { perMinute: 60, perDay: 1000 };
@@ -152,9 +152,9 @@ describe('rate limiter on one Redis shared by two gateway processes', () => {
 
     const redis = new Redis(REDIS_URL);
     try {
-      expect(await redis.type(`psg:minute:${subject}`)).toBe('string');
-      expect(await redis.get(`psg:minute:${subject}`)).toBe('60');
-      expect(await redis.get(`psg:day:${subject}`)).toBe('60');
+      expect(await redis.type(`${REDIS_KEY_PREFIX}:minute:${subject}`)).toBe('string');
+      expect(await redis.get(`${REDIS_KEY_PREFIX}:minute:${subject}`)).toBe('60');
+      expect(await redis.get(`${REDIS_KEY_PREFIX}:day:${subject}`)).toBe('60');
     } finally {
       redis.disconnect();
     }

@@ -38,7 +38,7 @@ describe('when Redis goes away mid-run', () => {
 
   it('fails open by default: counts in-process meanwhile, says so, and goes back to Redis when it returns', async () => {
     const log = recordingLog();
-    const store = await openRedisCounterStore(redis.url, 'open', log);
+    const store = await openRedisCounterStore({ url: redis.url, keyPrefix: 'psg', onFailure: 'open' }, log);
     try {
       const limiter = createRateLimiter(store, config);
       const subject = freshSubject();
@@ -72,7 +72,10 @@ describe('when Redis goes away mid-run', () => {
   });
 
   it('fails closed when configured so: every limiter call fails until Redis is back', async () => {
-    const store = await openRedisCounterStore(redis.url, 'closed', recordingLog());
+    const store = await openRedisCounterStore(
+      { url: redis.url, keyPrefix: 'psg', onFailure: 'closed' },
+      recordingLog(),
+    );
     try {
       const limiter = createRateLimiter(store, config);
       const subject = freshSubject();
@@ -91,7 +94,7 @@ describe('when Redis goes away mid-run', () => {
   it('starts, fails open, when Redis is down at start-up', async () => {
     await redis.stop();
     const log = recordingLog();
-    const store = await openRedisCounterStore(redis.url, 'open', log);
+    const store = await openRedisCounterStore({ url: redis.url, keyPrefix: 'psg', onFailure: 'open' }, log);
     try {
       expect(store.status()).toMatchObject({ connected: false });
       expect(log.lines).toEqual([

@@ -8,6 +8,9 @@ import {
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** Keeps this run's keys apart from other runs and other test files on the shared Redis. */
+export const REDIS_KEY_PREFIX = `test-${randomUUID()}`;
+
 export const silentLog: Log = { info() {}, warn() {} };
 
 export type StoreKind = 'memory' | 'redis';
@@ -18,7 +21,10 @@ export type StoreKind = 'memory' | 'redis';
  */
 export async function openStore(kind: StoreKind): Promise<CounterStore> {
   if (kind === 'memory') return openMemoryCounterStore();
-  const store = await openRedisCounterStore(REDIS_URL, 'closed', silentLog);
+  const store = await openRedisCounterStore(
+    { url: REDIS_URL, keyPrefix: REDIS_KEY_PREFIX, onFailure: 'closed' },
+    silentLog,
+  );
   const status = store.status();
   if (status.store !== 'redis' || !status.connected) {
     await store.close();

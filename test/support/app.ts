@@ -16,7 +16,9 @@ export interface GraphQLResponse {
  * The whole gateway on a fresh database (TEST_DB picks SQLite or PostgreSQL), served over real HTTP on a free
  * loopback port. Requests carry a Business-plan API key unless told otherwise.
  */
-export async function startTestApp(options: { env?: NodeJS.ProcessEnv; onQuery?: (sql: string) => void } = {}) {
+export async function startTestApp(
+  options: { env?: NodeJS.ProcessEnv; onQuery?: (sql: string) => void } = {},
+) {
   const database = await createTestDatabase({ onQuery: options.onQuery });
   // The per-field placeOrder limit is the rate-limit tests' business; here it would only get in the way.
   const config = loadConfig({
@@ -57,13 +59,18 @@ export async function startTestApp(options: { env?: NodeJS.ProcessEnv; onQuery?:
     const { body } = await graphql(query, variables);
     expect(body.errors?.length, JSON.stringify(body)).toBeGreaterThan(0);
     const [error] = body.errors ?? [];
-    return { message: error?.message ?? '', ...error?.extensions } as { message: string; code: string; status: number };
+    return { message: error?.message ?? '', ...error?.extensions } as {
+      message: string;
+      code: string;
+      status: number;
+    };
   }
 
   let categoryId: number | undefined;
   /** Creates a pet (in a shared test category unless one is given) and returns it. */
   async function createPet(fields: { name: string; categoryId?: number; status?: string }) {
-    categoryId ??= (await ok(`mutation { createCategory(input: { name: "Test animals" }) { id } }`)).createCategory.id;
+    categoryId ??= (await ok(`mutation { createCategory(input: { name: "Test animals" }) { id } }`))
+      .createCategory.id;
     const { createPet } = await ok(
       `mutation($input: NewPet!) { createPet(input: $input) { id name status categoryId } }`,
       { input: { categoryId, ...fields } },

@@ -8,11 +8,15 @@ import { markClientError } from '../errors.ts';
  */
 export function useClientErrorCodes(): Plugin {
   return {
-    onParse: () => ({ result }) => {
-      if (result instanceof GraphQLError) markClientError(result);
-    },
-    onValidate: () => ({ valid, result }) => {
-      if (!valid) for (const error of result) markClientError(error);
-    },
+    onParse:
+      () =>
+      ({ result }) => {
+        if (result instanceof GraphQLError) markClientError(result);
+      },
+    onValidate:
+      () =>
+      ({ valid, result }) => {
+        if (!valid) for (const error of result) markClientError(error);
+      },
   };
 }

@@ -6,7 +6,8 @@ export function useInt64Json(): Plugin {
   return {
     onExecute: () => ({
       onExecuteDone: ({ result, setResult }) => {
-        if (!(Symbol.asyncIterator in result)) setResult(Object.assign({}, result, { stringify: stringifyJson }));
+        if (!(Symbol.asyncIterator in result))
+          setResult(Object.assign({}, result, { stringify: stringifyJson }));
       },
     }),
   };

@@ -11,7 +11,11 @@ export const CategoryType = builder.prismaObject('Category', {
     id: t.expose('id', { type: 'Int64', description: 'Unique identifier assigned on creation.' }),
     name: t.exposeString('name', { description: 'Category name, e.g. a kind of animal.' }),
     description: t.exposeString('description', { nullable: true, description: 'Short description.' }),
-    pets: t.relatedConnection('pets', { cursor: 'id', ...paging, query: { orderBy: { id: 'asc' } } }, PetConnection),
+    pets: t.relatedConnection(
+      'pets',
+      { cursor: 'id', ...paging, query: { orderBy: { id: 'asc' } } },
+      PetConnection,
+    ),
   }),
 });
 
@@ -40,7 +44,8 @@ builder.queryFields((t) => ({
     description: 'One category by id.',
     args: idArg,
     resolve: async (query, _root, { id }, { prisma }) =>
-      (await prisma.category.findUnique({ ...query, where: { id } })) ?? Promise.reject(notFound('Category', id)),
+      (await prisma.category.findUnique({ ...query, where: { id } })) ??
+      Promise.reject(notFound('Category', id)),
   }),
   categories: t.prismaConnection(
     {
@@ -48,7 +53,8 @@ builder.queryFields((t) => ({
       cursor: 'id',
       ...paging,
       description: 'Categories in id order.',
-      resolve: (query, _root, _args, { prisma }) => prisma.category.findMany({ ...query, orderBy: { id: 'asc' } }),
+      resolve: (query, _root, _args, { prisma }) =>
+        prisma.category.findMany({ ...query, orderBy: { id: 'asc' } }),
     },
     CategoryConnection,
   ),

@@ -21,7 +21,10 @@ export const InventoryItemType = builder.prismaObject('InventoryItem', {
   }),
 });
 
-const InventoryConnection = builder.connectionObject({ type: InventoryItemType, name: 'InventoryConnection' });
+const InventoryConnection = builder.connectionObject({
+  type: InventoryItemType,
+  name: 'InventoryConnection',
+});
 
 const InventoryUpdateInput = builder.inputType('InventoryUpdate', {
   description: 'The new stock count of a pet.',

@@ -15,7 +15,11 @@ export const OrderType = builder.prismaObject('Order', {
       description: 'The animal ordered; null once a pet with completed orders has been deleted.',
     }),
     quantity: t.exposeInt('quantity', { description: 'Number of units ordered.' }),
-    shipDate: t.expose('shipDate', { type: 'DateTime', nullable: true, description: 'Expected or actual ship date.' }),
+    shipDate: t.expose('shipDate', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Expected or actual ship date.',
+    }),
     complete: t.exposeBoolean('complete', { description: 'Whether the order has been fulfilled (final).' }),
     pet: t.relation('pet', { nullable: true }),
   }),
@@ -88,7 +92,8 @@ builder.mutationFields((t) => ({
   cancelOrder: t.prismaField({
     type: 'Order',
     nullable: true,
-    description: 'Cancels an open order and gives its quantity back to stock; a complete order cannot be cancelled.',
+    description:
+      'Cancels an open order and gives its quantity back to stock; a complete order cannot be cancelled.',
     args: idArg,
     resolve: (query, _root, { id }, { prisma }) => cancelOrder(prisma, id, query),
   }),

@@ -19,7 +19,11 @@ export const PetType = builder.prismaObject('Pet', {
     status: t.expose('status', { type: PetStatusEnum, description: 'Status of the pet, set by the client.' }),
     categoryId: t.expose('categoryId', { type: 'Int64', description: 'The category the animal belongs to.' }),
     category: t.relation('category'),
-    inventory: t.relation('inventory', { nullable: false, onNull: 'error', description: 'Stock of this pet.' }),
+    inventory: t.relation('inventory', {
+      nullable: false,
+      onNull: 'error',
+      description: 'Stock of this pet.',
+    }),
   }),
 });
 
