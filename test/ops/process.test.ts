@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, startGatewayProcess } from './gateway-process.ts';
+import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 
 const QUERY = JSON.stringify({ query: 'query SlowUpload { categories { edges { node { name } } } }' });
 

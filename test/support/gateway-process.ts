@@ -12,11 +12,15 @@ export interface LogLine {
 }
 
 /**
- * The gateway as `npm start` runs it (src/main.ts in its own process), on a new SQLite file, with `env`
- * added to a minimal environment. Its stdout is read as the JSON log lines it is.
+ * The gateway as `npm start` runs it (src/main.ts in its own process), with `env` added to a minimal
+ * environment. By default it runs in a new directory on a new SQLite file; given a `workdir`, it runs there on
+ * the default DATABASE_URL, as a fresh clone would. Its stdout is read as the JSON log lines it is.
  */
-export async function startGatewayProcess(env: Record<string, string> = {}) {
-  const workdir = mkdtempSync(join(tmpdir(), 'petstore-process-'));
+export async function startGatewayProcess(
+  env: Record<string, string> = {},
+  options: { workdir?: string } = {},
+) {
+  const workdir = options.workdir ?? mkdtempSync(join(tmpdir(), 'petstore-process-'));
   const child: ChildProcess = spawn(
     process.execPath,
     [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/main.ts')],
@@ -25,7 +29,7 @@ export async function startGatewayProcess(env: Record<string, string> = {}) {
       env: {
         PATH: process.env.PATH,
         PORT: '0',
-        DATABASE_URL: `file:${join(workdir, 'petstore.db')}`,
+        ...(!options.workdir && { DATABASE_URL: `file:${join(workdir, 'petstore.db')}` }),
         ...env,
       },
     },
@@ -66,13 +70,13 @@ export async function startGatewayProcess(env: Record<string, string> = {}) {
     lines,
     logLine,
     exited,
-    /** Kills the process if still running and removes its files. */
+    /** Kills the process if still running and removes its files (unless the directory was given). */
     cleanUp: async () => {
       if (child.exitCode === null) {
         child.kill('SIGKILL');
         await exited;
       }
-      rmSync(workdir, { recursive: true, force: true });
+      if (!options.workdir) rmSync(workdir, { recursive: true, force: true });
     },
   };
 }
