@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+// The whole gateway with DOMAINS_CONFIG set: host routing runs before every other layer.
+const dir = mkdtempSync(join(tmpdir(), 'petstore-domains-'));
+const configFile = join(dir, 'domains.json');
+let app: TestApp;
+
+beforeAll(async () => {
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      domains: {
+        primary: 'shop.example.com',
+        attached: ['example.com'],
+        redirects: [{ from: 'old.example.net', to: 'shop.example.com', status: 308 }],
+        platformHost: 'edge.petstore-platform.test',
+        certificateAuthority: 'letsencrypt.org',
+      },
+    }),
+  );
+  app = await startTestApp({ env: { DOMAINS_CONFIG: configFile } });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function get(host: string, path: string): Promise<{ status: number; location?: string; body: string }> {
+  const { port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ port, path, setHost: false, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+it('serves attached domains and loopback, redirects, and refuses other hosts with 421', async () => {
+  expect((await get('shop.example.com', '/pets?limit=1')).status).toBe(200);
+  expect((await get('EXAMPLE.com:8443', '/healthz')).status).toBe(200);
+  expect((await get('localhost', '/healthz')).status).toBe(200);
+
+  const moved = await get('old.example.net', '/pets?limit=2');
+  expect(moved).toMatchObject({ status: 308, location: 'http://shop.example.com/pets?limit=2' });
+
+  const refused = await get('elsewhere.example.org', '/pets');
+  expect(refused.status).toBe(421);
+  expect(JSON.parse(refused.body)).toMatchObject({ code: 'MISDIRECTED_REQUEST', status: 421 });
+});
