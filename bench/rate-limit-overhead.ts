@@ -2,16 +2,17 @@
 // (SQLite), with an API key, with the layer and with an empty plugin in its place, in alternating blocks. Prints the CPU time per request: medians
 // over the blocks, and the median of the differences between neighbouring blocks (robust to other work on the
 // machine, which comes and goes).
-//   npx tsx test/ratelimit/measure-overhead.ts [memory|redis]
-import { loadConfig } from '../../src/config.ts';
-import { createGraphQLServer, type ServerContext } from '../../src/graphql/yoga.ts';
-import { createKeyLookup } from '../../src/keys/lookup.ts';
-import { createApiKey } from '../../src/keys/repository.ts';
-import { createLogger } from '../../src/observability/logger.ts';
-import { openCounterStore } from '../../src/ratelimit/counters.ts';
-import { createRateLimitPlugin } from '../../src/ratelimit/plugin.ts';
-import { createTestDatabase } from '../support/databases.ts';
-import { REDIS_URL, silentLog } from './stores.ts';
+//   npx tsx bench/rate-limit-overhead.ts [memory|redis]
+import { loadConfig } from '../src/config.ts';
+import type { ServerContext } from '../src/graphql/context.ts';
+import { createGraphQLServer } from '../src/graphql/yoga.ts';
+import { createKeyLookup } from '../src/keys/lookup.ts';
+import { createApiKey } from '../src/keys/repository.ts';
+import { createLogger } from '../src/observability/logger.ts';
+import { openCounterStore } from '../src/ratelimit/counters.ts';
+import { createRateLimitPlugin } from '../src/ratelimit/plugin.ts';
+import { REDIS_URL, silentLog } from '../test/ratelimit/stores.ts';
+import { createTestDatabase } from '../test/support/databases.ts';
 
 const BLOCKS = 100;
 const REQUESTS_PER_BLOCK = 200;
@@ -37,7 +38,8 @@ const findKey = createKeyLookup(prisma, {
 const gateway = (rateLimit: ReturnType<typeof createRateLimitPlugin>) =>
   createGraphQLServer({
     prisma,
-    rest: { maxBodyBytes: config.restMaxBodyBytes, petsByIdDeprecation: config.petsByIdDeprecation },
+    petsByIdDeprecation: config.petsByIdDeprecation,
+    rest: {},
     limits: config.graphqlLimits,
     production: true,
     logger: createLogger('silent'),

@@ -4,6 +4,7 @@ import type { Database } from './db/client.ts';
 import { createDocsRoutes } from './docs/routes.ts';
 import { DomainsRegistry } from './domains/registry.ts';
 import { createHostRouter } from './domains/router.ts';
+import { ApiError } from './errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './http/ops.ts';
 import { createKeyLookup } from './keys/lookup.ts';
@@ -13,6 +14,7 @@ import { createRequestObserver } from './observability/requests.ts';
 import { openCounterStore } from './ratelimit/counters.ts';
 import { createRateLimitPlugin } from './ratelimit/plugin.ts';
 import { createOpenApiDocument } from './rest/openapi.ts';
+import { useRest } from './rest/router.ts';
 
 /**
  * The request pipeline: logging and metrics, custom-domain routing, operational endpoints (not
@@ -37,13 +39,17 @@ export async function createApp({
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsByIdDeprecation }));
   const metrics = createMetrics(db);
   const observe = createRequestObserver({ logger, metrics });
-  const handleOps = createOpsRoutes([databaseCheck(db), rateLimitStoreCheck(counters)], {
-    '/openapi.json': (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApiDocument);
+  const handleOps = createOpsRoutes(
+    [databaseCheck(db), rateLimitStoreCheck(counters)],
+    {
+      '/openapi.json': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApiDocument);
+      },
+      '/metrics': (_req, res) => metrics.respond(res),
+      ...createDocsRoutes(),
     },
-    '/metrics': (_req, res) => metrics.respond(res),
-    ...createDocsRoutes(),
-  });
+    logger,
+  );
   const rateLimit = createRateLimitPlugin({
     config: config.rateLimit,
     counters,
@@ -55,18 +61,32 @@ export async function createApp({
   });
   const yoga = createGraphQLServer({
     prisma: db.prisma,
-    rest: { maxBodyBytes: config.restMaxBodyBytes, petsByIdDeprecation },
+    petsByIdDeprecation,
+    rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsByIdDeprecation }),
     limits: config.graphqlLimits,
     production: config.production,
     logger,
     rateLimit,
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    observe(req, res);
+  async function route(req: IncomingMessage, res: ServerResponse) {
     if (routeHost(req, res)) return;
     if (await handleOps(req, res)) return;
     await yoga(req, res);
+  }
+
+  /** Never rejects: a failure outside Yoga's own error handling is logged and answered 500 INTERNAL. */
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    observe(req, res);
+    try {
+      await route(req, res);
+    } catch (error) {
+      logger.error({ err: error }, 'request failed outside the API layers');
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(new ApiError('INTERNAL', 'Unexpected error.').toBody()));
+      } else res.destroy();
+    }
   }
 
   /** Releases what the app opened (the database is the caller's). */

@@ -20,6 +20,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && code in ERROR_STATUS;
+
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
@@ -49,6 +52,13 @@ export class ApiError extends Error {
 
 export const notFound = (what: string, id: bigint | number | string) =>
   new ApiError('NOT_FOUND', `${what} ${id} does not exist`);
+
+/** The record a lookup found, or NOT_FOUND naming what was looked for. */
+export async function found<T>(lookup: Promise<T | null>, what: string, id: bigint): Promise<T> {
+  const record = await lookup;
+  if (record === null) throw notFound(what, id);
+  return record;
+}
 
 export const invalid = (field: string, problem: string) =>
   new ApiError('VALIDATION_FAILED', `${field}: ${problem}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { ConfigError } from '../src/config-error.ts';
+import { redact } from '../src/db/target.ts';
 
 describe('configuration', () => {
   it('has defaults that need nothing', () => {
@@ -10,6 +11,24 @@ describe('configuration', () => {
       port: 4000,
       database: { provider: 'sqlite', file: './data/petstore.db' },
     });
+  });
+
+  it('has the documented limits, timeouts and log level by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      logLevel: 'info',
+      shutdownTimeoutMs: 10_000,
+      http: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 },
+      graphqlLimits: {
+        maxBodyBytes: 65_536,
+        maxDepth: 10,
+        maxCost: 20_000,
+        maxAliases: 15,
+        maxDirectives: 50,
+        maxTokens: 2_000,
+      },
+    });
+    expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+    expect(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
   });
 
   it('reads PostgreSQL from DATABASE_URL, with schema and pool size', () => {
@@ -25,6 +44,17 @@ describe('configuration', () => {
     [{ HOST: '' }, 'HOST="": must not be empty'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL="mysql://x": DATABASE_URL "mysql://x" is neither file:'],
     [{ DATABASE_URL: 'postgresql://u:secret@db/x?schema=a-b' }, 'is not a plain identifier'],
+    [{ GRAPHQL_MAX_DEPTH: '0' }, 'GRAPHQL_MAX_DEPTH="0": must be a whole number of levels >= 1'],
+    [{ GRAPHQL_MAX_BODY_BYTES: '64k' }, 'GRAPHQL_MAX_BODY_BYTES="64k": must be a whole number of bytes >= 1'],
+    [{ SHUTDOWN_TIMEOUT_MS: '-1' }, 'SHUTDOWN_TIMEOUT_MS="-1": must be a whole number of milliseconds >= 1'],
+    [
+      { HTTP_HEADERS_TIMEOUT_MS: '40000' },
+      'HTTP_HEADERS_TIMEOUT_MS="40000": must not be more than HTTP_REQUEST_TIMEOUT_MS',
+    ],
+    [
+      { LOG_LEVEL: 'verbose' },
+      'LOG_LEVEL="verbose": must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -37,5 +67,17 @@ describe('configuration', () => {
 
   it('lists every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', HOST: '' })).toThrow(/HOST.*\n.*PORT|PORT.*\n.*HOST/);
+  });
+});
+
+describe('redact', () => {
+  it.each([
+    ['postgresql://u:secret@db:5432/x', 'postgresql://u:***@db:5432/x'],
+    ['postgresql://:secret@db/x', 'postgresql://:***@db/x'],
+    ['postgresql://u:se%2Fcret@db/x', 'postgresql://u:***@db/x'],
+    ['postgresql://u@db/x?password=secret', 'postgresql://u@db/x?password=***'],
+    ['file:./data/petstore.db', 'file:./data/petstore.db'],
+  ])('hides the password of %s', (url, shown) => {
+    expect(redact(url)).toBe(shown);
   });
 });

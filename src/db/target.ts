@@ -33,7 +33,17 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   throw new Error(`DATABASE_URL "${redact(url)}" is neither file:… (SQLite) nor postgresql://… (PostgreSQL)`);
 }
 
-/** The URL without its password, for messages and logs. */
+/** The URL without its password (in the authority or as a `password` parameter), for messages and logs. */
 export function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Not a URL: hide anything between "//" and the last "@", where a password would be.
+    return url.replace(/\/\/.*@/, '//***@');
+  }
+  if (!parsed.password && !parsed.searchParams.has('password')) return url;
+  if (parsed.password) parsed.password = '***';
+  if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
+  return parsed.toString();
 }

@@ -4,10 +4,8 @@ import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 import { DateTimeScalar, Int64Scalar } from './scalars.ts';
-
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 20;
 
 export const builder = new SchemaBuilder<{
   Context: Context;

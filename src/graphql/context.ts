@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Db } from '../db/client.ts';
 
 /** Who is calling: an API key (with its plan) or an anonymous client, identified by IP. */
@@ -8,4 +9,10 @@ export type Caller =
 export interface Context {
   prisma: Db;
   caller: Caller;
+}
+
+/** What node:http hands to Yoga with each request. */
+export interface ServerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
 }

@@ -1,7 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { ApiError, ERROR_STATUS, type ErrorCode } from '../errors.ts';
-
-const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_STATUS;
+import { ApiError, ERROR_STATUS, type ErrorCode, isErrorCode } from '../errors.ts';
+import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
 
 /** A GraphQL error carrying the Error object's code and status; `http` sets the response status too. */
 export function graphqlError(code: ErrorCode, message: string, options: { httpStatus?: boolean } = {}) {
@@ -14,8 +13,8 @@ export function graphqlError(code: ErrorCode, message: string, options: { httpSt
 /**
  * Yoga's error mask, applied to every error it returns. Store errors keep their code and message; errors the
  * client caused in the document, variables or arguments get the code of their HTTP status (VALIDATION_FAILED
- * when they have none); anything else is masked as INTERNAL (Yoga logs the original), so that no stack trace or
- * SQL reaches the client.
+ * when they have none); an unreachable database is UNAVAILABLE; anything else is masked as INTERNAL (Yoga logs
+ * the original), so that no stack trace or SQL reaches the client.
  */
 export function maskError(error: unknown, internalMessage: string): Error {
   if (error instanceof GraphQLError) {
@@ -27,6 +26,10 @@ export function maskError(error: unknown, internalMessage: string): Error {
     if (!originalError || originalError instanceof GraphQLError) return markClientError(error);
   }
   if (error instanceof ApiError) return withCode(error, error.code, error.message);
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (isDatabaseUnavailable(original)) {
+    return withCode(error, 'UNAVAILABLE', 'The database is unavailable right now; retry shortly');
+  }
   return withCode(error, 'INTERNAL', internalMessage);
 }
 

@@ -1,5 +1,7 @@
 import { invalid } from '../errors.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
 
 /**
  * Page-size options for connections. Pothos would silently clamp `first: 500` to the maximum; a client

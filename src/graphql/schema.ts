@@ -1,10 +1,8 @@
-import { addRateLimitField } from '../ratelimit/graphql-field.ts';
 import { builder } from './builder.ts';
 import './types/pet.ts';
 import './types/category.ts';
 import './types/order.ts';
 import './types/inventory.ts';
-
-addRateLimitField(builder);
+import './types/rate-limit.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,12 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { createRateLimitPlugin } from '../ratelimit/plugin.ts';
-import { type RestOptions, useRest } from '../rest/router.ts';
-import type { Context } from './context.ts';
-import { withPetsByIdDeprecation } from './deprecation.ts';
+import type { Caller, Context, ServerContext } from './context.ts';
+import { type Deprecation, withPetsByIdDeprecation } from './deprecation.ts';
+import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from './endpoint.ts';
 import { maskError } from './errors.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
@@ -16,11 +15,6 @@ import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 import { schema } from './schema.ts';
-
-export interface ServerContext {
-  req: IncomingMessage;
-  res: ServerResponse;
-}
 
 const EXPLORER_QUERY = `# The demo catalogue: reads need no key. For writes,
 #   npm run --silent apikey -- create --plan free
@@ -45,21 +39,24 @@ const EXPLORER_HEADERS = `{
 /** The GraphQL server: schema, context, error masking, and the plugins of the layers in front of it. */
 export function createGraphQLServer(options: {
   prisma: Db;
-  rest: RestOptions;
+  petsByIdDeprecation: Deprecation;
   limits: QueryLimits & { maxBodyBytes: number };
   production: boolean;
   logger: Logger;
-  /** The rate-limit layer: first, so that it counts and identifies the caller before anything else runs. */
-  rateLimit: ReturnType<typeof createRateLimitPlugin>;
+  /** The rate-limit layer: first, so that it identifies the caller and counts before anything else runs. */
+  rateLimit: Plugin<{ caller: Caller }, ServerContext>;
+  /** The REST adapter: last, so that REST requests pass through every plugin above it. */
+  rest: Plugin;
 }) {
   return createYoga<ServerContext, Context>({
-    schema: withPetsByIdDeprecation(schema, options.rest.petsByIdDeprecation),
+    schema: withPetsByIdDeprecation(schema, options.petsByIdDeprecation),
+    graphqlEndpoint: GRAPHQL_ENDPOINT,
     context: ({ req }) => ({
       prisma: options.prisma,
       caller: { kind: 'anonymous', ip: req.socket.remoteAddress ?? 'unknown' },
     }),
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
-    batching: { limit: 10 },
+    batching: { limit: MAX_BATCH_SIZE },
     maxRequestBodySize: false, // useBodyLimit's instead
     logging: options.logger,
     landingPage: false,
@@ -80,7 +77,7 @@ export function createGraphQLServer(options: {
       useClientErrorCodes(),
       useWritesNeedKey(),
       useInt64Json(),
-      useRest(options.rest),
+      options.rest,
     ],
   });
 }

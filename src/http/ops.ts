@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '../db/client.ts';
+import { ApiError } from '../errors.ts';
+import type { Logger } from '../observability/logger.ts';
 import { nameOperation } from '../observability/request-context.ts';
 import type { CounterStore } from '../ratelimit/counters.ts';
 
@@ -18,7 +20,7 @@ export type OpsRoute = (req: IncomingMessage, res: ServerResponse) => void | Pro
  * Operational endpoints, answered before the API layers (not rate-limited): /healthz says the process is up,
  * /readyz that every dependency answers; `routes` adds more by exact path (/metrics, /docs).
  */
-export function createOpsRoutes(checks: ReadinessCheck[], routes: Record<string, OpsRoute> = {}) {
+export function createOpsRoutes(checks: ReadinessCheck[], routes: Record<string, OpsRoute>, logger: Logger) {
   const table: Record<string, OpsRoute> = {
     '/healthz': (_req, res) => sendJson(res, 200, { status: 'ok' }),
     '/readyz': async (_req, res) => {
@@ -28,7 +30,9 @@ export function createOpsRoutes(checks: ReadinessCheck[], routes: Record<string,
             const degraded = await check();
             return { name, ready: true, state: degraded ? `degraded: ${degraded}` : 'ok' };
           } catch (error) {
-            return { name, ready: false, state: `unavailable: ${(error as Error).message}` };
+            // The detail (host names, driver messages) goes to the log, not to a public endpoint.
+            logger.warn({ check: name, error: String(error) }, 'readiness check failed');
+            return { name, ready: false, state: 'unavailable' };
           }
         }),
       );
@@ -47,7 +51,13 @@ export function createOpsRoutes(checks: ReadinessCheck[], routes: Record<string,
     const route = Object.hasOwn(table, path) ? table[path] : undefined;
     if (!route) return false;
     nameOperation(req, 'ops', path);
-    await route(req, res);
+    if (req.method === 'GET' || req.method === 'HEAD') await route(req, res);
+    else {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
+      res.end(
+        JSON.stringify(new ApiError('METHOD_NOT_ALLOWED', `${path} answers GET and HEAD only`).toBody()),
+      );
+    }
     return true;
   };
 }

@@ -29,6 +29,8 @@ export interface RateLimiter {
    * batch); a refusal gives that back too, so that a refused request consumes nothing.
    */
   consume(subject: string, limits: Limits, points: number, held?: number): Promise<Decision>;
+  /** Gives back points consumed by an operation that was refused later (by a per-field limit). */
+  release(subject: string, points: number): Promise<void>;
 }
 
 type Config = Pick<RateLimitConfig, 'minuteSeconds' | 'daySeconds' | 'banAfterRefusals' | 'banSeconds'>;
@@ -52,6 +54,10 @@ export function createRateLimiter(store: CounterStore, config: Config): RateLimi
   });
 
   return {
+    async release(subject, points) {
+      await Promise.all([minute.reward(subject, points), day.reward(subject, points)]);
+    },
+
     async consume(subject, limits, points, held = 0) {
       const [minuteCount, dayCount] = await Promise.all([
         minute.penalty(subject, points),

@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../errors.ts';
-import type { Caller } from '../graphql/context.ts';
+import type { Caller, ServerContext } from '../graphql/context.ts';
+import { isGraphQLPath, MAX_BATCH_SIZE } from '../graphql/endpoint.ts';
 import { graphqlError } from '../graphql/errors.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
 import type { Limits } from '../keys/plans.ts';
@@ -11,18 +11,13 @@ import type { RateLimitConfig } from './config.ts';
 import type { CounterStore, Log } from './counters.ts';
 import { createFieldLimiter, type FieldLimiter } from './field-limit.ts';
 import { setRateLimitHeaders } from './headers.ts';
-import { createRateLimiter, type Decision, tightestWindow } from './limiter.ts';
+import { createRateLimiter, type Decision, type RateLimiter, tightestWindow } from './limiter.ts';
 
 export interface RateLimitPluginDeps {
   config: RateLimitConfig;
   counters: CounterStore;
   findKey: KeyLookup;
   log: Log;
-}
-
-/** What node:http hands to Yoga as the server context. */
-interface ServerContext {
-  req?: IncomingMessage;
 }
 
 /** One HTTP request's passage through the layer. */
@@ -36,6 +31,7 @@ interface Admission {
   decision?: Decision;
   retryAfterSeconds?: number;
   limitField: FieldLimiter;
+  limiter: RateLimiter;
 }
 
 // Kept by the request (for the hooks) and by the caller object the plugin puts in the GraphQL context
@@ -57,7 +53,6 @@ export function createRateLimitPlugin({
 }: RateLimitPluginDeps): Plugin<{ caller: Caller }, ServerContext> {
   const limiter = createRateLimiter(counters, config);
   const limitField = createFieldLimiter(counters, config);
-  let graphqlEndpoint = '/graphql';
 
   /**
    * Who the request counts against. A key that names no active key is refused, but the request still counts
@@ -75,6 +70,7 @@ export function createRateLimitPlugin({
       limits: config.plans.free,
       held: 0,
       limitField,
+      limiter,
     };
     const presented = request.headers.get('x-api-key');
     if (presented === null) return { admission: anonymous };
@@ -96,6 +92,7 @@ export function createRateLimitPlugin({
         limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
         held: 0,
         limitField,
+        limiter,
       },
     };
   }
@@ -127,20 +124,8 @@ export function createRateLimitPlugin({
   }
 
   return {
-    onYogaInit({ yoga }) {
-      graphqlEndpoint = yoga.graphqlEndpoint;
-    },
-
     onRequest({ request, serverContext, url, endResponse, fetchAPI }) {
-      // Yoga's own test for its endpoint, in the same order: the cheap string checks spare most
-      // GraphQL requests from parsing the URL.
-      const path = graphqlEndpoint;
-      const isGraphQL =
-        request.url.endsWith(path) ||
-        request.url.endsWith(`${path}/`) ||
-        url.pathname === path ||
-        url.pathname === `${path}/`;
-      if (isGraphQL) return;
+      if (isGraphQLPath(url.pathname)) return;
       return enter(request, serverContext).catch((error: unknown) => {
         if (!(error instanceof ApiError)) throw error;
         endResponse(
@@ -161,7 +146,9 @@ export function createRateLimitPlugin({
       return {
         onRequestParseDone({ requestParserResult }) {
           const admission = admissions.get(request);
-          if (!admission || !Array.isArray(requestParserResult) || requestParserResult.length < 2) return;
+          if (!admission || !Array.isArray(requestParserResult)) return;
+          // A batch Yoga is about to refuse runs nothing, so only its first count stands.
+          if (requestParserResult.length < 2 || requestParserResult.length > MAX_BATCH_SIZE) return;
           return count(admission, requestParserResult.length - 1).catch(rethrowAsGraphQLError);
         },
       };
@@ -201,7 +188,8 @@ export function rateLimitOf(context: { caller: Caller }): {
 
 /**
  * Applies the per-field limit configured for `info.fieldName` (e.g. placeOrder) to the caller; call it
- * first in that field's resolver. Throws RATE_LIMITED (and the response gets Retry-After) when refused.
+ * first in that field's resolver. When refused, the operation's point goes back to the caller's quota (a
+ * refused request consumes nothing), and it throws RATE_LIMITED with HTTP status 429 and Retry-After.
  */
 export async function limitField(
   context: { caller: Caller },
@@ -211,8 +199,11 @@ export async function limitField(
   const admission = admissionOf(context.caller);
   const refusal = await admission.limitField(admission.subject, info, args);
   if (!refusal) return;
+  await admission.limiter.release(admission.subject, 1);
+  for (const window of admission.decision?.windows ?? [])
+    window.remaining = Math.min(window.limit, window.remaining + 1);
   admission.retryAfterSeconds = refusal.retryAfterSeconds;
-  throw new ApiError('RATE_LIMITED', refusal.message);
+  throw graphqlError('RATE_LIMITED', refusal.message, { httpStatus: true });
 }
 
 function admissionOf(requestOrCaller: Request | Caller): Admission {

@@ -8,8 +8,9 @@ import {
   validate,
 } from 'graphql';
 import type { FetchAPI, Plugin, YogaServerInstance } from 'graphql-yoga';
-import { ApiError, ERROR_STATUS, type ErrorBody, type ErrorCode } from '../errors.ts';
+import { ApiError, ERROR_STATUS, type ErrorBody, isErrorCode } from '../errors.ts';
 import type { Deprecation } from '../graphql/deprecation.ts';
+import { isGraphQLPath } from '../graphql/endpoint.ts';
 import { maskError } from '../graphql/errors.ts';
 import { stringifyJson } from '../json.ts';
 import { nameOperation } from '../observability/request-context.ts';
@@ -45,7 +46,6 @@ interface Connection {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in ERROR_STATUS;
 const fill = (template: string, values: Record<string, unknown>) =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
 const withoutNulls = (resource: Resource) =>
@@ -116,18 +116,21 @@ export function useRest(options: RestOptions): Plugin {
         throw new ApiError('METHOD_NOT_ALLOWED', problem);
       }
       nameOperation(serverContext.req as IncomingMessage | undefined, 'rest', route.operationId);
+      // Parsed first, so that nothing from the raw path reaches a header.
+      const pathIds = Object.fromEntries(
+        Object.entries(values).map(([name, text]) => [name, parseInt64(name, text)]),
+      );
       if (route.successor) {
         headers = {
           ...deprecationHeaders,
-          Link: `<${fill(route.successor, values)}>; rel="successor-version"`,
+          Link: `<${fill(route.successor, pathIds)}>; rel="successor-version"`,
         };
         if (Date.now() >= sunsetAt.getTime()) {
           const retired = `was retired on ${deprecationHeaders.Sunset}; use GET ${route.successor}`;
           throw new ApiError('ENDPOINT_SUNSET', `${route.method} ${route.path} ${retired}`);
         }
       }
-      const variables = parseQuery(route.query, url.searchParams);
-      for (const [name, text] of Object.entries(values)) variables[name] = parseInt64(name, text);
+      const variables = { ...parseQuery(route.query, url.searchParams), ...pathIds };
       if (route.body) {
         const body = validateBody(route.body.schema, await readJsonBody(request, options.maxBodyBytes));
         variables.input = { ...route.body.defaults, ...body };
@@ -150,7 +153,7 @@ export function useRest(options: RestOptions): Plugin {
       for (const route of ROUTES) checkRoute(schema, route);
     },
     onRequest({ request, url, serverContext, fetchAPI, endResponse }) {
-      if (url.pathname === yoga.graphqlEndpoint) return;
+      if (isGraphQLPath(url.pathname)) return;
       return handle(request, url, serverContext as Resource, replyWith(fetchAPI)).then(endResponse);
     },
   };

@@ -1,6 +1,6 @@
 import { type DocumentNode, Kind, parse } from 'graphql';
 import type { ErrorCode } from '../errors.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/builder.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/paging.ts';
 import { type ResourceName, ref, type SchemaObject, selectionOf } from './resources.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

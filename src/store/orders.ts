@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { ApiError, invalid, notFound } from '../errors.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
+import { orMissing } from './prisma-errors.ts';
 import { requireQuantity } from './validate.ts';
 
 export type OrderQuery = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
@@ -59,7 +60,10 @@ export function updateOrder(
         });
       }
     }
-    return tx.order.update({ ...query, where: { id }, data: { shipDate: patch.shipDate } });
+    // A cancel may have removed the order since it was read.
+    return orMissing(tx.order.update({ ...query, where: { id }, data: { shipDate: patch.shipDate } }), () =>
+      notFound('Order', id),
+    );
   });
 }
 
@@ -71,10 +75,16 @@ export function cancelOrder(prisma: Db, id: bigint, query: OrderQuery = {}) {
       select: { complete: true, petId: true, quantity: true },
     });
     if (!order) throw notFound('Order', id);
-    const cancelled = await tx.order.findUniqueOrThrow({ ...query, where: { id } });
+    const completed = () => new ApiError('CONFLICT', `Order ${id} is complete and cannot be cancelled`);
+    if (order.complete) throw completed();
+    const cancelled = await orMissing(tx.order.findUniqueOrThrow({ ...query, where: { id } }), () =>
+      notFound('Order', id),
+    );
     const { count } = await tx.order.deleteMany({ where: { id, complete: false } });
-    if (order.complete || count === 0) {
-      throw new ApiError('CONFLICT', `Order ${id} is complete and cannot be cancelled`);
+    if (count === 0) {
+      // Completed or cancelled by a concurrent request since it was read.
+      const now = await tx.order.findUnique({ where: { id }, select: { complete: true } });
+      throw now ? completed() : notFound('Order', id);
     }
     if (order.petId !== null) {
       await tx.inventoryItem.updateMany({

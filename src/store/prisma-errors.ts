@@ -7,7 +7,15 @@ const hasCode = (error: unknown, code: string) =>
 export const isForeignKeyViolation = (error: unknown) => hasCode(error, 'P2003');
 
 /** An update or delete by unique key found no row. */
-export const isMissingRecord = (error: unknown) => hasCode(error, 'P2025');
+const isMissingRecord = (error: unknown) => hasCode(error, 'P2025');
+
+// Can't reach the server, timed out, connection closed, no pooled connection in time, transaction expired.
+const UNAVAILABLE_CODES = ['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028'];
+
+/** The database cannot serve right now: the request may succeed if retried, so it is not an internal fault. */
+export const isDatabaseUnavailable = (error: unknown) =>
+  error instanceof Prisma.PrismaClientInitializationError ||
+  UNAVAILABLE_CODES.some((code) => hasCode(error, code));
 
 /** Runs a write by unique key, turning "no such row" into the error the caller names. */
 export async function orMissing<T>(write: Promise<T>, missing: () => Error): Promise<T> {

@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../store/categories.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
@@ -43,9 +43,8 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One category by id.',
     args: idArg,
-    resolve: async (query, _root, { id }, { prisma }) =>
-      (await prisma.category.findUnique({ ...query, where: { id } })) ??
-      Promise.reject(notFound('Category', id)),
+    resolve: (query, _root, { id }, { prisma }) =>
+      found(prisma.category.findUnique({ ...query, where: { id } }), 'Category', id),
   }),
   categories: t.prismaConnection(
     {

@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
@@ -53,9 +53,8 @@ builder.queryFields((t) => ({
     nullable: true,
     description: describe('inventoryItem', 'The inventory entry of one pet.'),
     args: petIdArg,
-    resolve: async (query, _root, { petId }, { prisma }) =>
-      (await prisma.inventoryItem.findUnique({ ...query, where: { petId } })) ??
-      Promise.reject(notFound('Pet', petId)),
+    resolve: (query, _root, { petId }, { prisma }) =>
+      found(prisma.inventoryItem.findUnique({ ...query, where: { petId } }), 'Pet', petId),
   }),
 }));
 

@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.ts';
+import { found } from '../../errors.ts';
 import { limitField } from '../../ratelimit/plugin.ts';
 import { cancelOrder, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';
@@ -50,8 +50,8 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'One order by id.',
     args: idArg,
-    resolve: async (query, _root, { id }, { prisma }) =>
-      (await prisma.order.findUnique({ ...query, where: { id } })) ?? Promise.reject(notFound('Order', id)),
+    resolve: (query, _root, { id }, { prisma }) =>
+      found(prisma.order.findUnique({ ...query, where: { id } }), 'Order', id),
   }),
   orders: t.prismaConnection(
     {

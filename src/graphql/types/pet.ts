@@ -1,9 +1,9 @@
-import { invalid, notFound } from '../../errors.ts';
+import { found, invalid } from '../../errors.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
-import { builder, MAX_PAGE_SIZE } from '../builder.ts';
+import { builder } from '../builder.ts';
 import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdReason } from '../deprecation.ts';
-import { paging } from '../paging.ts';
+import { MAX_PAGE_SIZE, paging } from '../paging.ts';
 import { idArg } from './args.ts';
 
 export const PetStatusEnum = builder.enumType(PetStatus, {
@@ -54,8 +54,8 @@ builder.queryFields((t) => ({
     description: 'One pet by id.',
     deprecationReason: petsByIdReason(DEFAULT_PETS_BY_ID_DEPRECATION),
     args: idArg,
-    resolve: async (query, _root, { id }, { prisma }) =>
-      (await prisma.pet.findUnique({ ...query, where: { id } })) ?? Promise.reject(notFound('Pet', id)),
+    resolve: (query, _root, { id }, { prisma }) =>
+      found(prisma.pet.findUnique({ ...query, where: { id } }), 'Pet', id),
   }),
   pets: t.prismaConnection(
     {

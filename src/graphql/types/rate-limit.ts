@@ -1,25 +1,24 @@
-import type { builder as Builder } from '../graphql/builder.ts';
-import { rateLimitOf } from './plugin.ts';
+import { rateLimitOf } from '../../ratelimit/plugin.ts';
+import { builder } from '../builder.ts';
 
 /**
  * GitHub-style `rateLimit { limit remaining resetAt }`: the caller's own quota for the window with fewer
  * requests left (the X-RateLimit-* values), after counting the request that asks.
  */
-export function addRateLimitField(builder: typeof Builder): void {
-  const RateLimit = builder.objectRef<ReturnType<typeof rateLimitOf>>('RateLimit').implement({
-    description:
-      "The caller's quota in its tightest window (per minute or per day); an API key's, or the client address's without one.",
-    fields: (t) => ({
-      limit: t.exposeInt('limit', { description: 'Requests allowed in the window.' }),
-      remaining: t.exposeInt('remaining', { description: 'Requests left in the window, this one counted.' }),
-      resetAt: t.expose('resetAt', { type: 'DateTime', description: 'When the window resets.' }),
-    }),
-  });
-  builder.queryField('rateLimit', (t) =>
-    t.field({
-      type: RateLimit,
-      description: 'Your own rate-limit state, as the X-RateLimit-* response headers give it.',
-      resolve: (_root, _args, context) => rateLimitOf(context),
-    }),
-  );
-}
+const RateLimitType = builder.objectRef<ReturnType<typeof rateLimitOf>>('RateLimit').implement({
+  description:
+    "The caller's quota in its tightest window (per minute or per day); an API key's, or the client address's without one.",
+  fields: (t) => ({
+    limit: t.exposeInt('limit', { description: 'Requests allowed in the window.' }),
+    remaining: t.exposeInt('remaining', { description: 'Requests left in the window, this one counted.' }),
+    resetAt: t.expose('resetAt', { type: 'DateTime', description: 'When the window resets.' }),
+  }),
+});
+
+builder.queryField('rateLimit', (t) =>
+  t.field({
+    type: RateLimitType,
+    description: 'Your own rate-limit state, as the X-RateLimit-* response headers give it.',
+    resolve: (_root, _args, context) => rateLimitOf(context),
+  }),
+);
