@@ -1,4 +1,5 @@
 import { ERROR_STATUS } from '../errors.ts';
+import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_QUANTITY } from '../store/validate.ts';
 
 /** The subset of OpenAPI 3.0 Schema Objects that the resources use. */
 export interface SchemaObject {
@@ -10,6 +11,7 @@ export interface SchemaObject {
   minimum?: number;
   maximum?: number;
   minLength?: number;
+  maxLength?: number;
   maxItems?: number;
   default?: unknown;
   nullable?: boolean;
@@ -39,7 +41,13 @@ const object = (description: string, properties: Record<string, SchemaObject>, r
 const NewPet = object(
   'A pet to create; status defaults to available. Unknown fields are refused.',
   {
-    name: { type: 'string', minLength: 1, description: "The animal's name.", example: 'Rex' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_NAME_LENGTH,
+      description: "The animal's name.",
+      example: 'Rex',
+    },
     categoryId: int64('Identifier of the category the animal belongs to.'),
     status: ref('PetStatus'),
   },
@@ -52,10 +60,16 @@ const NewCategory = object(
     name: {
       type: 'string',
       minLength: 1,
+      maxLength: MAX_NAME_LENGTH,
       description: 'Category name, e.g. a kind of animal.',
       example: 'Dogs',
     },
-    description: { type: 'string', description: 'Short description of the category.' },
+    description: {
+      type: 'string',
+      minLength: 1,
+      maxLength: MAX_DESCRIPTION_LENGTH,
+      description: 'Short description of the category.',
+    },
   },
   ['name'],
 );
@@ -94,7 +108,7 @@ export const RESOURCES = {
   Order: object('An order for an animal. Placing it takes its quantity from stock.', {
     id: int64('Unique order identifier.'),
     petId: int64('Identifier of the animal ordered (left out once a pet with completed orders was deleted).'),
-    quantity: { type: 'integer', minimum: 1, description: 'Number of units ordered.' },
+    quantity: { type: 'integer', minimum: 1, maximum: MAX_QUANTITY, description: 'Number of units ordered.' },
     shipDate: {
       type: 'string',
       format: 'date-time',
@@ -109,6 +123,7 @@ export const RESOURCES = {
       quantity: {
         type: 'integer',
         minimum: 1,
+        maximum: MAX_QUANTITY,
         default: 1,
         description: 'Number of units; taken from stock.',
       },
@@ -139,7 +154,7 @@ export const RESOURCES = {
   ),
   InventoryUpdate: object(
     'The new stock count of a pet. Unknown fields are refused.',
-    { quantity: { type: 'integer', minimum: 0, description: 'The new stock count.' } },
+    { quantity: { type: 'integer', minimum: 0, maximum: MAX_QUANTITY, description: 'The new stock count.' } },
     ['quantity'],
   ),
   Error: object(

@@ -1,3 +1,5 @@
+// Screenshots go to test/.artifacts/screenshots/ (gitignored). To refresh the two committed ones that the README
+// shows, run with UPDATE_SCREENSHOTS=1: they are then written to docs/screenshots/.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -6,8 +8,10 @@ import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { blockOutsideLoopback, launchChromium } from './chromium.ts';
 
-// The README shows these two screenshots.
-const screenshots = resolve(import.meta.dirname, '../../docs/screenshots');
+const screenshots = resolve(
+  import.meta.dirname,
+  process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/screenshots' : '../.artifacts/screenshots',
+);
 
 let app: TestApp;
 let browser: Browser;

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 
@@ -43,8 +44,6 @@ const answers = (port: number) =>
     req.once('error', () => done(false));
     req.end();
   });
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe('the gateway process', () => {
   let gateway: GatewayProcess;

@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 import { REDIS_KEY_PREFIX, REDIS_URL } from './stores.ts';
 
 const remainingOf = (response: Response) => response.headers.get('x-ratelimit-remaining');
@@ -101,13 +99,19 @@ describe('the rate-limit layer in the whole gateway', () => {
 
 describe('two gateway processes on one database and one Redis', () => {
   let database: TestDatabase;
-  let gateways: Gateway[];
+  let gateways: GatewayProcess[] = [];
   beforeAll(async () => {
     database = await createTestDatabase();
-    gateways = await Promise.all([startGateway(database.url), startGateway(database.url)]);
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      RATE_LIMIT_REDIS_PREFIX: REDIS_KEY_PREFIX,
+      SEED_DEMO_DATA: 'false',
+    };
+    gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
   });
   afterAll(async () => {
-    await Promise.all(gateways.map((g) => g.stop()));
+    await Promise.all(gateways.map((gateway) => gateway.cleanUp()));
     await database.drop();
   });
 
@@ -131,56 +135,3 @@ describe('two gateway processes on one database and one Redis', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(30);
   });
 });
-
-interface Gateway {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** `npm start` as an operator runs it: its own process, on the given database and the shared Redis. */
-async function startGateway(databaseUrl: string): Promise<Gateway> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      RATE_LIMIT_REDIS_PREFIX: REDIS_KEY_PREFIX,
-      SEED_DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (
-    !(await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  ) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`gateway on port ${port} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}

@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CounterStore } from '../../src/ratelimit/counters.ts';
 import { createRateLimiter, type Decision } from '../../src/ratelimit/limiter.ts';
-import { freshSubject, openStore, REDIS_KEY_PREFIX, REDIS_URL, type StoreKind, sleep } from './stores.ts';
+import { freshSubject, openStore, REDIS_KEY_PREFIX, REDIS_URL, type StoreKind } from './stores.ts';
 
 const config = { minuteSeconds: 60, daySeconds: 86_400, banAfterRefusals: 30, banSeconds: 600 };
 const free = { perMinute: 60, perDay: 1000 };

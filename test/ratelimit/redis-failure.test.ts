@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CounterStore, type Log, openRedisCounterStore } from '../../src/ratelimit/counters.ts';
 import { createRateLimiter } from '../../src/ratelimit/limiter.ts';
 import { PrivateRedis } from './redis-server.ts';
-import { freshSubject, sleep } from './stores.ts';
+import { freshSubject } from './stores.ts';
 
 const config = { minuteSeconds: 60, daySeconds: 86_400, banAfterRefusals: 30, banSeconds: 600 };
 const limits = { perMinute: 3, perDay: 100 };

@@ -35,5 +35,3 @@ export async function openStore(kind: StoreKind): Promise<CounterStore> {
 
 /** A subject no other test (or earlier run against the same Redis) has used. */
 export const freshSubject = () => `test:${randomUUID()}`;
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -99,6 +99,18 @@ describe('pets', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('refuses a name longer than the documented 200 characters, naming it, changing nothing', async () => {
+    const before = await snapshot();
+    const refused = await rest.post('/pets', { name: 'x'.repeat(201), categoryId: dogs.id });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'name: must NOT have more than 200 characters',
+      status: 400,
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('deletes a pet: 204, then 404', async () => {
     const pet = await app.createPet({ name: 'Gone', categoryId: dogs.id });
     const deleted = await rest.delete(`/pets/${pet.id}`);
