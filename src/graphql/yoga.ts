@@ -1,4 +1,3 @@
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Db } from '../db/client.ts';
