@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run before `npm test` (the `pretest` script): the suite needs PostgreSQL and Redis on their standard local
 # ports and Debian's Chromium for the browser tests. Whatever is missing is started or installed here, so that
-# `npm ci && npm test` passes on a fresh machine of this project's kind; a missing service then fails the tests,
+# `npm install && npm test` passes on a fresh machine of this project's kind; a missing service then fails the tests,
 # it never skips them.
 set -euo pipefail
 
