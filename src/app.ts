@@ -34,7 +34,9 @@ export async function createApp({
   const domains = config.domainsFile
     ? new DomainsRegistry(config.domainsFile, { log: logger }).watch()
     : null;
-  const routeHost = createHostRouter(() => domains?.current ?? null);
+  const routeHost = createHostRouter(() => domains?.current ?? null, {
+    trustProxy: config.rateLimit.trustProxyHops > 0,
+  });
 
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsByIdDeprecation }));
   const metrics = createMetrics(db);

@@ -28,17 +28,28 @@ function isLoopback(hostName: string): boolean {
   return family !== 0 && loopbackAddresses.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** The scheme the client used: a TLS-terminating proxy in front of the gateway says so in X-Forwarded-Proto. */
-function schemeOf(req: IncomingMessage): 'http' | 'https' {
-  const forwarded = req.headers['x-forwarded-proto'];
+/**
+ * The scheme the client used: a TLS-terminating proxy in front of the gateway says so in X-Forwarded-Proto,
+ * which is believed only when a proxy is trusted (TRUST_PROXY), as for the client address.
+ */
+function schemeOf(req: IncomingMessage, trustProxy: boolean): 'http' | 'https' {
+  const forwarded = trustProxy ? req.headers['x-forwarded-proto'] : undefined;
   const proto = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
   if (proto === 'http' || proto === 'https') return proto;
   return (req.socket as TLSSocket).encrypted ? 'https' : 'http';
 }
 
-function redirectTo(req: IncomingMessage, res: ServerResponse, { to, status }: Redirect): true {
+function redirectTo(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { to, status }: Redirect,
+  trustProxy: boolean,
+): true {
   const pathAndQuery = req.url?.startsWith('/') ? req.url : '/';
-  res.writeHead(status, { location: `${schemeOf(req)}://${to}${pathAndQuery}`, 'content-length': 0 });
+  res.writeHead(status, {
+    location: `${schemeOf(req, trustProxy)}://${to}${pathAndQuery}`,
+    'content-length': 0,
+  });
   res.end();
   return true;
 }
@@ -56,7 +67,10 @@ function refuse(res: ServerResponse, message: string): true {
  * to the same path and query on its `to`, and any other Host is refused with 421.
  * `getConfig` is called per request, so a reloaded configuration applies from the next request on.
  */
-export function createHostRouter(getConfig: () => DomainsConfig | null): HostRouter {
+export function createHostRouter(
+  getConfig: () => DomainsConfig | null,
+  { trustProxy = false }: { trustProxy?: boolean } = {},
+): HostRouter {
   return (req, res) => {
     const config = getConfig();
     if (!config) return false;
@@ -68,7 +82,7 @@ export function createHostRouter(getConfig: () => DomainsConfig | null): HostRou
       return false;
     }
     const redirect = config.redirects.find(({ from }) => from === hostName);
-    if (redirect) return redirectTo(req, res, redirect);
+    if (redirect) return redirectTo(req, res, redirect, trustProxy);
     return refuse(
       res,
       `${hostName} is not a domain of this service; use ${config.primary} or attach ${hostName}`,

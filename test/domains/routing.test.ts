@@ -70,7 +70,7 @@ beforeEach(async () => {
   writeConfig(domains);
   messages.length = 0;
   registry = new DomainsRegistry(configPath, { debounceMs: 200, log }).watch();
-  const routeHost = createHostRouter(() => registry.current);
+  const routeHost = createHostRouter(() => registry.current, { trustProxy: true });
   server = createServer((req, res) => {
     if (routeHost(req, res)) return;
     res.writeHead(200, { 'content-type': 'text/plain' }).end(`served ${req.headers.host} ${req.url}`);
@@ -104,6 +104,23 @@ describe('host routing', () => {
   it('redirects to https when a TLS-terminating proxy says the client used https', async () => {
     const reply = await send(port, 'moved.example.net', '/docs', { 'x-forwarded-proto': 'https' });
     expect(reply.headers.location).toBe('https://shop.example.com/docs');
+  });
+
+  it('ignores X-Forwarded-Proto when no proxy is trusted', async () => {
+    const untrusting = createServer((req, res) => {
+      if (!createHostRouter(() => registry.current)(req, res)) res.writeHead(200).end();
+    });
+    untrusting.listen(0, '127.0.0.1');
+    await once(untrusting, 'listening');
+    try {
+      const { port: untrustingPort } = untrusting.address() as AddressInfo;
+      const reply = await send(untrustingPort, 'moved.example.net', '/docs', {
+        'x-forwarded-proto': 'https',
+      });
+      expect(reply.headers.location).toBe('http://shop.example.com/docs');
+    } finally {
+      untrusting.close();
+    }
   });
 
   it('serves the primary and the attached domains, whatever the case, port or trailing dot', async () => {
