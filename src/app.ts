@@ -97,7 +97,7 @@ export async function createApp({
     await counters.close();
   }
 
-  return { handle, yoga, close };
+  return { handle, close };
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;

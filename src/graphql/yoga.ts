@@ -84,5 +84,3 @@ export function createGraphQLServer(options: {
     ],
   });
 }
-
-export type GraphQLServer = ReturnType<typeof createGraphQLServer>;

@@ -170,7 +170,7 @@ export function createRateLimitPlugin({
 }
 
 /** The caller of a request the layer admitted (what the plugin puts in the GraphQL context as `caller`). */
-export function callerOf(request: Request): Caller {
+function callerOf(request: Request): Caller {
   return admissionOf(request).caller;
 }
 
