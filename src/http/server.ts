@@ -1,6 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { App } from '../app.ts';
+import { ApiError } from '../errors.ts';
 
 export interface HttpTimeouts {
   /** Time a client has to send a whole request (headers and body); then 408 and the connection closes. */
@@ -35,6 +37,7 @@ export async function listen(app: App, host: string, port: number, timeouts: Par
       void app.handle(req, res);
     },
   );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
@@ -61,4 +64,27 @@ export async function listen(app: App, host: string, port: number, timeouts: Par
         server.closeIdleConnections();
       }),
   };
+}
+
+/**
+ * Requests node:http rejects before the app sees them (too slow, malformed, oversized headers) still get the
+ * Error object, not Node's bare status line. No rate-limit headers: nothing identified the caller yet.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const refusal =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ApiError('REQUEST_TIMEOUT', 'The request took too long to arrive; send it again at once')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError('HEADERS_TOO_LARGE', 'The request headers are too large')
+        : new ApiError('VALIDATION_FAILED', 'The request is not valid HTTP/1.1');
+  const body = JSON.stringify(refusal.toBody());
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${refusal.code.replaceAll('_', ' ')}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

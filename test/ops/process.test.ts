@@ -89,6 +89,10 @@ describe('the gateway process', () => {
     });
     await new Promise((closed) => socket.once('close', closed));
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+      status: 408,
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(Date.now() - started).toBeLessThan(5000);
   });
