@@ -21,15 +21,20 @@ export interface ServerProcess {
 }
 
 /**
- * The gateway as `npm start` runs it, on the given database, without its demo catalogue. The per-field
- * placeOrder limit is lifted: the write row measures placing orders, not refusing them.
+ * The gateway as `npm start` runs it, on the given database, without its demo catalogue, with `workers` as
+ * WORKERS. The per-field placeOrder limit is lifted: the write row measures placing orders, not refusing them.
  */
-export function startGateway(databaseUrl: string, nodeOptions: string[] = []): Promise<ServerProcess> {
+export function startGateway(
+  databaseUrl: string,
+  nodeOptions: string[] = [],
+  workers = 1,
+): Promise<ServerProcess> {
   return startServer('gateway', [...nodeOptions, '--import', 'tsx', 'src/main.ts'], {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     SEED_DEMO_DATA: 'false',
     PLACE_ORDER_PER_MINUTE: '1000000000',
+    WORKERS: String(workers),
   });
 }
 

@@ -1,4 +1,5 @@
-// `npx tsx bench/profile.ts`: the gateway under the GraphQL pet(id) load with `--cpu-prof`, then where its
+// `npx tsx bench/profile.ts`: the gateway under one scenario's load (BENCH_SCENARIO, a row name of
+// `npm run bench`; default the GraphQL pet(id) read) with `--cpu-prof`, then where its
 // time went (bench/cpu-profile.ts). The profile is kept in bench/results/ for a flame graph (Chrome DevTools,
 // speedscope). `npx tsx bench/profile.ts <file.cpuprofile>` only summarizes an existing profile.
 // Env: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS as for `npm run bench`.
@@ -14,7 +15,7 @@ import { resultFile } from './report.ts';
 import { benchWorkloads } from './scenarios.ts';
 import { settings } from './settings.ts';
 
-const SCENARIO = 'GraphQL pet(id)';
+const SCENARIO = process.env.BENCH_SCENARIO ?? 'GraphQL pet(id)';
 
 /** Profiles the gateway; answers the kept profile and how long start-up and warm-up took in it. */
 async function profileGateway(): Promise<{ file: string; fromMs: number }> {
@@ -41,7 +42,7 @@ async function profileGateway(): Promise<{ file: string; fromMs: number }> {
   await gateway.stop();
   const [written] = await readdir(profileDir);
   if (!written) throw new Error('the gateway wrote no profile');
-  const kept = resultFile(new Date().toISOString(), '-pet-by-id.cpuprofile');
+  const kept = resultFile(new Date().toISOString(), '.cpuprofile');
   await copyFile(path.join(profileDir, written), kept);
   return { file: kept, fromMs };
 }

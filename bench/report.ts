@@ -27,7 +27,7 @@ export interface Report {
   cpuModel: string;
   /** 1-minute load average when the run began: other work on the machine skews every figure. */
   loadAverage: number;
-  settings: Omit<LoadSettings, 'headers'> & { soakSeconds: number };
+  settings: Omit<LoadSettings, 'headers'> & { soakSeconds: number; workers: number };
   notes: string[];
   rows: Row[];
   /** Memory during the soak, and what the soak's load achieved (a refused load would prove nothing). */
@@ -129,7 +129,8 @@ export function renderReport(report: Report): string {
     '',
     `Commit ${report.commit}, Node ${report.node}, ${report.cpus} CPU(s) (${report.cpuModel}), ` +
       `load average ${report.loadAverage.toFixed(1)} at the start.`,
-    `${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s per row.`,
+    `${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s per row; ` +
+      `the gateway with ${settings.workers} worker(s).`,
     ...report.notes.map((note) => `- ${note}`),
     '',
     renderTable(report.rows),

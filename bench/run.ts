@@ -23,6 +23,11 @@ const postgresUrl = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')
 
 const progress = (message: string) => console.error(`[bench] ${message}`);
 
+const gatewayProcesses =
+  settings.workers > 1
+    ? `a node:cluster primary and ${settings.workers} workers on one port, rate-limit counters in the primary`
+    : 'one process';
+
 const report: Report = {
   ...describeMachine(),
   settings,
@@ -31,7 +36,8 @@ const report: Report = {
       '(autocannon, in the bench process): absolute figures depend on the machine; compare ratios within one run.',
     'Baseline: node:http + prepared better-sqlite3 statements on the same SQLite file as the gateway (no key, ' +
       'no rate limit, no GraphQL). Reads pick a random pet or category per request.',
-    'Gateway: a child process as `npm start` runs it (node --import tsx src/main.ts, NODE_ENV=production).',
+    'Gateway: a child process as `npm start` runs it (node --import tsx src/main.ts, NODE_ENV=production) with ' +
+      `WORKERS=${settings.workers} (BENCH_WORKERS): ${gatewayProcesses}; its RSS is the sum over its processes.`,
   ],
   rows: [],
 };
@@ -49,7 +55,7 @@ async function benchGateway(
   const workloads = benchWorkloads(catalogue);
   const { key, note } = await createBenchKey(databaseUrl);
   if (note && !report.notes.includes(note)) report.notes.push(note);
-  const gateway = await startGateway(databaseUrl);
+  const gateway = await startGateway(databaseUrl, [], settings.workers);
   const load: LoadSettings = { ...settings, headers: key ? { 'x-api-key': key } : {} };
   const server = `gateway (${label})`;
   const throughput = new Map<string, number>();

@@ -69,6 +69,10 @@ export async function createApp({
     production: config.production,
     logger,
     rateLimit,
+    responseCache:
+      db.storeVersion && config.responseCacheEntries > 0
+        ? { storeVersion: db.storeVersion, maxEntries: config.responseCacheEntries }
+        : undefined,
   });
 
   async function route(req: IncomingMessage, res: ServerResponse) {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './db/target.ts';
@@ -52,6 +53,11 @@ const envSchema = z
         'must be one of fatal, error, warn, info, debug, trace, silent',
       )
       .optional(),
+    WORKERS: z
+      .string()
+      .regex(/^([1-9]\d*|auto)$/, 'must be a whole number >= 1, or auto (one per CPU)')
+      .transform((workers) => (workers === 'auto' ? availableParallelism() : Number(workers)))
+      .default(1),
     SHUTDOWN_TIMEOUT_MS: positive('milliseconds').default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: positive('milliseconds').default(30_000),
     HTTP_HEADERS_TIMEOUT_MS: positive('milliseconds').default(10_000),
@@ -62,6 +68,11 @@ const envSchema = z
     GRAPHQL_MAX_ALIASES: positive('aliases').default(15),
     GRAPHQL_MAX_DIRECTIVES: positive('directives').default(50),
     GRAPHQL_MAX_TOKENS: positive('tokens').default(2_000),
+    RESPONSE_CACHE_ENTRIES: z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of results >= 0 (0 turns the cache off)')
+      .transform(Number)
+      .default(2_000),
   })
   .refine((env) => env.PETS_BY_ID_SUNSET_AT >= env.PETS_BY_ID_DEPRECATED_AT, {
     path: ['PETS_BY_ID_SUNSET_AT'],
@@ -90,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     database: parseDatabaseUrl(DATABASE_URL),
     production: NODE_ENV === 'production',
     seedDemoData: SEED_DEMO_DATA,
+    /** Serving processes: 1 serves in this process; more makes it a node:cluster primary of that many workers. */
+    workers: parsed.data.WORKERS,
     domainsFile: parsed.data.DOMAINS_CONFIG || undefined,
     rateLimit: loadRateLimitConfig(env),
     petsByIdDeprecation: {
@@ -113,5 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxDirectives: parsed.data.GRAPHQL_MAX_DIRECTIVES,
       maxTokens: parsed.data.GRAPHQL_MAX_TOKENS,
     },
+    /** Query results kept while the store is unchanged (SQLite only; see graphql/plugins/response-cache.ts). */
+    responseCacheEntries: parsed.data.RESPONSE_CACHE_ENTRIES,
   };
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { ConfigError } from '../src/config-error.ts';
@@ -31,6 +32,12 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
   });
 
+  it('serves in one process by default; WORKERS=auto forks one worker per CPU', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
+  });
+
   it('reads PostgreSQL from DATABASE_URL, with schema and pool size', () => {
     const { database } = loadConfig({
       DATABASE_URL: 'postgresql://u:secret@db:5432/store?schema=gw&connection_limit=4',
@@ -47,6 +54,8 @@ describe('configuration', () => {
     [{ GRAPHQL_MAX_DEPTH: '0' }, 'GRAPHQL_MAX_DEPTH="0": must be a whole number of levels >= 1'],
     [{ GRAPHQL_MAX_BODY_BYTES: '64k' }, 'GRAPHQL_MAX_BODY_BYTES="64k": must be a whole number of bytes >= 1'],
     [{ SHUTDOWN_TIMEOUT_MS: '-1' }, 'SHUTDOWN_TIMEOUT_MS="-1": must be a whole number of milliseconds >= 1'],
+    [{ WORKERS: '0' }, 'WORKERS="0": must be a whole number >= 1, or auto (one per CPU)'],
+    [{ WORKERS: 'all' }, 'WORKERS="all": must be a whole number >= 1, or auto (one per CPU)'],
     [
       { HTTP_HEADERS_TIMEOUT_MS: '40000' },
       'HTTP_HEADERS_TIMEOUT_MS="40000": must not be more than HTTP_REQUEST_TIMEOUT_MS',

@@ -1,5 +1,6 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
+import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
@@ -14,6 +15,12 @@ export interface Database {
   readonly target: DatabaseTarget;
   /** PostgreSQL's connection pool, for its gauges in /metrics; SQLite has one in-process connection. */
   readonly pool?: PoolCounts;
+  /**
+   * A number that changes whenever a change to the store may have been committed since it was last read,
+   * by any connection of any process; a check of about a microsecond. Only SQLite has one: on PostgreSQL
+   * the same question costs a round trip to the server.
+   */
+  readonly storeVersion?: () => number;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -28,10 +35,10 @@ export interface DatabaseOptions {
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   const target = parseDatabaseUrl(url);
   const log = options.onQuery ? [{ emit: 'event' as const, level: 'query' as const }] : [];
-  const { prisma, pool } =
+  const { prisma, pool, storeVersion, closeWatcher } =
     target.provider === 'sqlite'
-      ? { prisma: await openSqlite(target.file, log), pool: undefined }
-      : openPostgres(target, log);
+      ? { prisma: await openSqlite(target.file, log), ...watchSqlite(target.file) }
+      : { ...openPostgres(target, log), storeVersion: undefined, closeWatcher: () => {} };
   if (options.onQuery) {
     const onQuery = options.onQuery;
     (prisma as unknown as QueryEvents).$on('query', (event) => onQuery(event.query));
@@ -40,10 +47,14 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     prisma,
     target,
     pool,
+    storeVersion,
     ping: async () => {
       await prisma.$queryRawUnsafe('SELECT 1');
     },
-    close: () => prisma.$disconnect(),
+    close: async () => {
+      closeWatcher();
+      await prisma.$disconnect();
+    },
   };
 }
 
@@ -51,13 +62,60 @@ type QueryLog = { emit: 'event'; level: 'query' }[];
 type QueryEvents = { $on(event: 'query', listener: (event: { query: string }) => void): void };
 
 async function openSqlite(file: string, log: QueryLog): Promise<Db> {
-  const prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: `file:${file}` }), log });
+  const adapter = withImmediateTransactions(new PrismaBetterSqlite3({ url: `file:${file}` }));
+  const prisma = new SqliteClient({ adapter, log });
   // WAL lets readers run beside the writer; NORMAL is durable across process crashes in WAL mode.
   await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
   await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
   await prisma.$executeRawUnsafe('PRAGMA busy_timeout = 5000');
   await prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
   return prisma;
+}
+
+/**
+ * SQLite's data_version, read on a connection of its own that never writes: it changes with every commit of
+ * any other connection, this process's Prisma connection included.
+ */
+function watchSqlite(file: string) {
+  const watcher = new Sqlite(file, { readonly: true, fileMustExist: true });
+  const dataVersion = watcher.prepare<[], number>('PRAGMA data_version').pluck();
+  return {
+    pool: undefined,
+    storeVersion: () => dataVersion.get() as number,
+    closeWatcher: () => watcher.close(),
+  };
+}
+
+type SqliteAdapter = Awaited<ReturnType<PrismaBetterSqlite3['connect']>>;
+
+/**
+ * Several processes on one SQLite file (WORKERS > 1) need transactions that take the write lock as they
+ * begin. The adapter begins them DEFERRED: one that reads first holds a read snapshot, and its first write
+ * then fails at once with SQLITE_BUSY (which Prisma reports as a timeout) if another process has written
+ * since; the busy timeout cannot help, since waiting would not renew the snapshot. BEGIN IMMEDIATE instead
+ * waits (up to the busy timeout) for the write lock before anything is read. The adapter has no option for
+ * it, so its empty deferred transaction is ended and an immediate one begun in its place, on the same
+ * connection and under the adapter's own lock.
+ */
+function withImmediateTransactions(factory: PrismaBetterSqlite3): PrismaBetterSqlite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async (): Promise<SqliteAdapter> => {
+    const adapter = await connect();
+    const startDeferred = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      const transaction = await startDeferred(isolationLevel);
+      try {
+        await transaction.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] });
+        await transaction.executeRaw({ sql: 'BEGIN IMMEDIATE', args: [], argTypes: [] });
+      } catch (error) {
+        await transaction.rollback();
+        throw error;
+      }
+      return transaction;
+    };
+    return adapter;
+  };
+  return factory;
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { provider: 'postgresql' }>, log: QueryLog) {

@@ -11,8 +11,9 @@ export interface Context {
   caller: Caller;
 }
 
-/** What node:http hands to Yoga with each request. */
+/** What node:http hands to Yoga with each request; the rate-limit layer adds the caller it identified. */
 export interface ServerContext {
   req: IncomingMessage;
   res: ServerResponse;
+  caller?: Caller;
 }

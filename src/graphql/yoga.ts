@@ -2,7 +2,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { Caller, Context, ServerContext } from './context.ts';
+import type { Context, ServerContext } from './context.ts';
 import { type Deprecation, withPetsByIdDeprecation } from './deprecation.ts';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from './endpoint.ts';
 import { maskError } from './errors.ts';
@@ -12,6 +12,7 @@ import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
+import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 import { schema } from './schema.ts';
 
@@ -43,9 +44,11 @@ export function createGraphQLServer(options: {
   production: boolean;
   logger: Logger;
   /** The rate-limit layer: first, so that it identifies the caller and counts before anything else runs. */
-  rateLimit: Plugin<{ caller: Caller }, ServerContext>;
+  rateLimit: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter: last, so that REST requests pass through every plugin above it. */
   rest: Plugin;
+  /** Absent: every operation executes. */
+  responseCache?: ResponseCacheOptions;
 }) {
   return createYoga<ServerContext, Context>({
     schema: withPetsByIdDeprecation(schema, options.petsByIdDeprecation),
@@ -54,10 +57,10 @@ export function createGraphQLServer(options: {
     // before any plugin runs, so unmetered. /healthz is served by the ops routes instead; a serialized URL never
     // ends with a space, so this turns Yoga's check off.
     healthCheckEndpoint: ' ',
-    context: ({ req }) => ({
-      prisma: options.prisma,
-      caller: { kind: 'anonymous', ip: req.socket.remoteAddress ?? 'unknown' },
-    }),
+    context: ({ caller }) => {
+      if (!caller) throw new Error('The rate-limit layer identified no caller for this request');
+      return { prisma: options.prisma, caller };
+    },
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },
     maxRequestBodySize: false, // useBodyLimit's instead
@@ -80,6 +83,8 @@ export function createGraphQLServer(options: {
       useClientErrorCodes(),
       useWritesNeedKey(),
       useInt64Json(),
+      // After every plugin with a say in execution, so that a cached result passes through their hooks too.
+      options.responseCache ? useResponseCache(options.responseCache) : {},
       options.rest,
     ],
   });

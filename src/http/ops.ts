@@ -70,12 +70,15 @@ export const databaseCheck = (db: Database): ReadinessCheck => ({
   },
 });
 
-/** Without Redis the layer fails open (a local limiter per process, degraded) or closed (not ready). */
+/**
+ * The in-process and cluster-primary stores are always there; while Redis is unreachable the layer fails open
+ * (a local limiter per process, degraded) or closed (not ready).
+ */
 export const rateLimitStoreCheck = (counters: CounterStore): ReadinessCheck => ({
   name: 'rateLimitStore',
   check: async () => {
     const status = counters.status();
-    if (status.store === 'memory' || status.connected) return undefined;
+    if (status.store !== 'redis' || status.connected) return undefined;
     if (status.onFailure === 'closed')
       throw new Error('Redis is unreachable; rate-limited requests are refused');
     return 'Redis is unreachable; each process enforces its own in-memory limits until it is back';

@@ -45,7 +45,7 @@ export async function listen(app: App, host: string, port: number, timeouts: Par
   const { port: boundPort } = server.address() as AddressInfo;
   return {
     server,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
+    url: httpUrl(host, boundPort),
     close: (graceMs = Number.POSITIVE_INFINITY) =>
       new Promise<number>((resolve) => {
         closing = true;
@@ -64,6 +64,10 @@ export async function listen(app: App, host: string, port: number, timeouts: Par
         server.closeIdleConnections();
       }),
   };
+}
+
+export function httpUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { isGatewayWorker } from '../cluster/role.ts';
 import type { Database } from '../db/client.ts';
+import { joinClusterMetrics } from './cluster-metrics.ts';
 import type { RequestContext } from './request-context.ts';
 
 // GraphQL operation names are chosen by clients: past this many distinct names, new ones are counted
@@ -10,10 +12,11 @@ const MAX_OPERATION_NAMES = 200;
 
 /**
  * The gateway's Prometheus metrics, in a registry of its own: Node's process metrics, requests and their
- * latency by API, operation and status, rate-limit refusals, and the database's connections.
+ * latency by API, operation and status, rate-limit refusals, and the database's connections. In a worker
+ * (WORKERS > 1) they are answered for all workers together.
  */
 export function createMetrics(db: Database) {
-  const registry = new Registry();
+  const { registry, gatewayMetrics } = isGatewayWorker() ? joinClusterMetrics() : ownMetrics();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
@@ -58,7 +61,7 @@ export function createMetrics(db: Database) {
 
     /** Answers GET /metrics in the Prometheus text format. */
     async respond(res: ServerResponse) {
-      const body = await registry.metrics();
+      const body = await gatewayMetrics();
       res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
       res.end(body);
     },
@@ -66,6 +69,11 @@ export function createMetrics(db: Database) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+function ownMetrics() {
+  const registry = new Registry();
+  return { registry, gatewayMetrics: () => registry.metrics() };
+}
 
 function registerDatabaseGauges({ pool, target }: Database, registers: Registry[]) {
   if (target.provider === 'sqlite') {
@@ -75,6 +83,8 @@ function registerDatabaseGauges({ pool, target }: Database, registers: Registry[
       help: 'Size of the SQLite database on disk, by file (database, wal)',
       labelNames: ['file'],
       registers,
+      // Every worker measures the same file.
+      aggregator: 'max',
       collect() {
         this.set({ file: 'database' }, sizeOf(target.file));
         this.set({ file: 'wal' }, sizeOf(`${target.file}-wal`));

@@ -1,14 +1,22 @@
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { isGatewayWorker } from '../cluster/role.ts';
+import { openClusterCounterStore } from './cluster-counters.ts';
 import type { RateLimitConfig } from './config.ts';
 
-/** Where rate-limit counters live: in this process, or in Redis shared by every gateway process. */
+/**
+ * Where rate-limit counters live: in this process, in the cluster primary (shared by its workers), or in
+ * Redis shared by every gateway process.
+ */
 export interface CounterStore {
-  /** A rate-limiter-flexible limiter on this store: fixed windows, one counter per key, constant memory. */
-  limiter(options: LimiterOptions): RateLimiterAbstract;
+  /** A limiter on this store: fixed windows, one counter per key, constant memory. */
+  limiter(options: LimiterOptions): Counter;
   status(): CounterStoreStatus;
   close(): Promise<void>;
 }
+
+/** The operations of a rate-limiter-flexible limiter that the rate-limit layer uses. */
+export type Counter = Pick<RateLimiterAbstract, 'consume' | 'penalty' | 'reward' | 'get' | 'set'>;
 
 export interface LimiterOptions {
   name: string;
@@ -19,6 +27,7 @@ export interface LimiterOptions {
 
 export type CounterStoreStatus =
   | { store: 'memory' }
+  | { store: 'cluster' }
   | { store: 'redis'; connected: boolean; onFailure: RateLimitConfig['onRedisFailure'] };
 
 /** The part of a pino logger used here. */
@@ -114,14 +123,19 @@ export async function openRedisCounterStore(
   };
 }
 
+/** Redis when configured; else, in a worker of WORKERS > 1, the primary's counters; else this process's. */
 export function openCounterStore(
   config: Pick<RateLimitConfig, 'redisUrl' | 'redisKeyPrefix' | 'onRedisFailure'>,
   log: Log,
 ): Promise<CounterStore> {
   const { redisUrl, redisKeyPrefix, onRedisFailure } = config;
-  return redisUrl
-    ? openRedisCounterStore({ url: redisUrl, keyPrefix: redisKeyPrefix, onFailure: onRedisFailure }, log)
-    : Promise.resolve(openMemoryCounterStore());
+  if (redisUrl) {
+    return openRedisCounterStore(
+      { url: redisUrl, keyPrefix: redisKeyPrefix, onFailure: onRedisFailure },
+      log,
+    );
+  }
+  return Promise.resolve(isGatewayWorker() ? openClusterCounterStore() : openMemoryCounterStore());
 }
 
 function memoryLimiterOptions(options: LimiterOptions) {

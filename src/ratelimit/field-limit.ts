@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { getFieldIdentity, getGraphQLRateLimiter, type Identity, type Store } from 'graphql-rate-limit';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from './config.ts';
-import type { CounterStore } from './counters.ts';
+import type { Counter, CounterStore } from './counters.ts';
 
 export interface FieldRefusal {
   message: string;
@@ -59,7 +58,7 @@ export function createFieldLimiter(
 class CounterBackedStore implements Store {
   private readonly counted = new WeakMap<Identity, number>();
 
-  constructor(private readonly counter: RateLimiterAbstract) {}
+  constructor(private readonly counter: Counter) {}
 
   async getForIdentity(identity: Identity): Promise<readonly number[]> {
     const { consumedPoints } = await this.counter.penalty(keyOf(identity));

@@ -6,6 +6,7 @@ import { isGraphQLPath, MAX_BATCH_SIZE } from '../graphql/endpoint.ts';
 import { graphqlError } from '../graphql/errors.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
 import type { Limits } from '../keys/plans.ts';
+import type { ActiveKey } from '../keys/repository.ts';
 import { clientIp } from './client-ip.ts';
 import type { RateLimitConfig } from './config.ts';
 import type { CounterStore, Log } from './counters.ts';
@@ -34,9 +35,10 @@ interface Admission {
   limiter: RateLimiter;
 }
 
-// Kept by the request (for the hooks) and by the caller object the plugin puts in the GraphQL context
-// (for resolvers), which is unique to the request.
-const admissions = new WeakMap<Request | Caller, Admission>();
+// The request's passage, kept on the server context Yoga hands to every hook, which is also (or, in a
+// batch, the prototype of) the GraphQL context the resolvers see.
+const ADMISSION = Symbol('rate-limit admission');
+type Admitted = { [ADMISSION]?: Admission };
 
 /**
  * The rate-limit layer, as the first plugin of the one Yoga instance that serves GraphQL and REST.
@@ -50,50 +52,38 @@ export function createRateLimitPlugin({
   counters,
   findKey,
   log,
-}: RateLimitPluginDeps): Plugin<{ caller: Caller }, ServerContext> {
+}: RateLimitPluginDeps): Plugin<Record<string, never>, ServerContext> {
   const limiter = createRateLimiter(counters, config);
   const limitField = createFieldLimiter(counters, config);
 
-  /**
-   * Who the request counts against. A key that names no active key is refused, but the request still counts
-   * against the client address, as an anonymous one would: its response carries that quota's headers, and
-   * guessing keys is rate-limited like any other traffic.
-   */
-  async function identify(
-    request: Request,
-    serverContext: ServerContext,
-  ): Promise<{ admission: Admission; refusal?: ApiError }> {
-    const ip = clientIp(request, serverContext.req?.socket.remoteAddress, config.trustProxyHops);
-    const anonymous: Admission = {
+  async function lookUp(presented: string) {
+    try {
+      return await findKey(presented);
+    } catch (error) {
+      log.warn({ error: String(error) }, 'API key lookup failed');
+      throw new ApiError('UNAVAILABLE', 'The API key cannot be checked right now; retry shortly');
+    }
+  }
+
+  function admissionOfKey(key: ActiveKey, ip: string): Admission {
+    return {
+      caller: { kind: 'key', keyId: key.id, plan: key.plan, ip },
+      subject: `key:${key.id}`,
+      limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
+      held: 0,
+      limitField,
+      limiter,
+    };
+  }
+
+  function anonymousAdmission(ip: string): Admission {
+    return {
       caller: { kind: 'anonymous', ip },
       subject: `ip:${ip}`,
       limits: config.plans.free,
       held: 0,
       limitField,
       limiter,
-    };
-    const presented = request.headers.get('x-api-key');
-    if (presented === null) return { admission: anonymous };
-    let key: Awaited<ReturnType<KeyLookup>>;
-    try {
-      key = await findKey(presented);
-    } catch (error) {
-      log.warn({ error: String(error) }, 'API key lookup failed');
-      throw new ApiError('UNAVAILABLE', 'The API key cannot be checked right now; retry shortly');
-    }
-    if (!key) {
-      const message = 'X-API-Key names no active key: check the value, or ask for a new key';
-      return { admission: anonymous, refusal: new ApiError('INVALID_API_KEY', message) };
-    }
-    return {
-      admission: {
-        caller: { kind: 'key', keyId: key.id, plan: key.plan, ip },
-        subject: `key:${key.id}`,
-        limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
-        held: 0,
-        limitField,
-        limiter,
-      },
     };
   }
 
@@ -115,12 +105,23 @@ export function createRateLimitPlugin({
     throw new ApiError(decision.code, refusalMessage(decision, admission.caller));
   }
 
-  async function enter(request: Request, serverContext: ServerContext): Promise<void> {
-    const { admission, refusal } = await identify(request, serverContext);
-    admissions.set(request, admission);
-    admissions.set(admission.caller, admission);
+  /**
+   * Identifies the caller and counts the request. A key that names no active key is refused, but the request
+   * still counts against the client address, as an anonymous one would: its response carries that quota's
+   * headers, and guessing keys is rate-limited like any other traffic.
+   */
+  async function enter(request: Request, serverContext: ServerContext & Admitted): Promise<void> {
+    const ip = clientIp(request, serverContext.req?.socket.remoteAddress, config.trustProxyHops);
+    const presented = request.headers.get('x-api-key');
+    const key = presented === null ? null : await lookUp(presented);
+    const admission = key ? admissionOfKey(key, ip) : anonymousAdmission(ip);
+    serverContext[ADMISSION] = admission;
+    serverContext.caller = admission.caller;
     await count(admission, 1);
-    if (refusal) throw refusal;
+    if (presented !== null && !key) {
+      const message = 'X-API-Key names no active key: check the value, or ask for a new key';
+      throw new ApiError('INVALID_API_KEY', message);
+    }
   }
 
   return {
@@ -145,8 +146,8 @@ export function createRateLimitPlugin({
       }
       return {
         onRequestParseDone({ requestParserResult }) {
-          const admission = admissions.get(request);
-          if (!admission || !Array.isArray(requestParserResult)) return;
+          const admission = admissionOf(serverContext);
+          if (!Array.isArray(requestParserResult)) return;
           // A batch Yoga is about to refuse runs nothing, so only its first count stands.
           if (requestParserResult.length < 2 || requestParserResult.length > MAX_BATCH_SIZE) return;
           return count(admission, requestParserResult.length - 1).catch(rethrowAsGraphQLError);
@@ -154,14 +155,10 @@ export function createRateLimitPlugin({
       };
     },
 
-    onContextBuilding({ context, extendContext }) {
-      extendContext({ caller: callerOf(context.request) });
-    },
-
-    onResponse({ request, response }) {
-      const admission = admissions.get(request);
+    onResponse({ serverContext, response }) {
+      const admission = (serverContext as Admitted)[ADMISSION];
       if (!admission?.decision) return;
-      setRateLimitHeaders(response.headers, admission.decision.windows);
+      setRateLimitHeaders(response.headers, admission.limits, admission.decision.windows);
       if (admission.retryAfterSeconds !== undefined) {
         response.headers.set('Retry-After', String(admission.retryAfterSeconds));
       }
@@ -169,18 +166,13 @@ export function createRateLimitPlugin({
   };
 }
 
-/** The caller of a request the layer admitted (what the plugin puts in the GraphQL context as `caller`). */
-function callerOf(request: Request): Caller {
-  return admissionOf(request).caller;
-}
-
 /** The caller's own state for the window with fewer requests left (GitHub-style `rateLimit` field). */
-export function rateLimitOf(context: { caller: Caller }): {
+export function rateLimitOf(context: object): {
   limit: number;
   remaining: number;
   resetAt: Date;
 } {
-  const decision = admissionOf(context.caller).decision;
+  const decision = admissionOf(context).decision;
   if (!decision) throw new Error('The rate-limit layer has not counted this request');
   const window = tightestWindow(decision.windows);
   return { limit: window.limit, remaining: window.remaining, resetAt: new Date(window.resetsAt) };
@@ -192,11 +184,11 @@ export function rateLimitOf(context: { caller: Caller }): {
  * refused request consumes nothing), and it throws RATE_LIMITED with HTTP status 429 and Retry-After.
  */
 export async function limitField(
-  context: { caller: Caller },
+  context: object,
   info: GraphQLResolveInfo,
   args: Record<string, unknown>,
 ): Promise<void> {
-  const admission = admissionOf(context.caller);
+  const admission = admissionOf(context);
   const refusal = await admission.limitField(admission.subject, info, args);
   if (!refusal) return;
   await admission.limiter.release(admission.subject, 1);
@@ -206,8 +198,9 @@ export async function limitField(
   throw graphqlError('RATE_LIMITED', refusal.message, { httpStatus: true });
 }
 
-function admissionOf(requestOrCaller: Request | Caller): Admission {
-  const admission = admissions.get(requestOrCaller);
+/** The admission of the request a server or GraphQL context belongs to. */
+function admissionOf(context: object): Admission {
+  const admission = (context as Admitted)[ADMISSION];
   if (!admission) throw new Error('This request did not pass through the rate-limit plugin');
   return admission;
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -12,8 +13,8 @@ export interface LogLine {
 }
 
 /**
- * The gateway as `npm start` runs it (src/main.ts in its own process), with `env` added to a minimal
- * environment. By default it runs in a new directory on a new SQLite file; given a `workdir`, it runs there on
+ * The gateway as `npm start` runs it (src/main.ts in its own process, compiled by tsx), with `env` added to
+ * a minimal environment. By default it runs in a new directory on a new SQLite file; given a `workdir`, it runs there on
  * the default DATABASE_URL, as a fresh clone would. Its stdout is read as the JSON log lines it is.
  */
 export async function startGatewayProcess(
@@ -21,9 +22,15 @@ export async function startGatewayProcess(
   options: { workdir?: string } = {},
 ) {
   const workdir = options.workdir ?? mkdtempSync(join(tmpdir(), 'petstore-process-'));
+  // Node with tsx's loader, not the tsx command: that is a parent process of the gateway's, and killing it
+  // (cleanUp's SIGKILL) would leave the gateway running.
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/main.ts')],
+    [
+      '--import',
+      pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href,
+      join(root, 'src/main.ts'),
+    ],
     {
       cwd: workdir,
       env: {

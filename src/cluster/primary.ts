@@ -1,0 +1,87 @@
+// WORKERS > 1: this process is a node:cluster primary. It prepares the database once, keeps the workers'
+// rate-limit counters (without Redis) and gathers their metrics, forks the workers (which share the listening
+// port), replaces a worker that dies, and on SIGTERM or SIGINT drains them all before it exits.
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from '../config.ts';
+import { prepareDatabase } from '../db/prepare.ts';
+import { httpUrl } from '../http/server.ts';
+import { announce, stopOnSignals } from '../lifecycle.ts';
+import { serveClusterMetrics } from '../observability/cluster-metrics.ts';
+import type { Logger } from '../observability/logger.ts';
+import { serveCounterStore } from '../ratelimit/cluster-counters.ts';
+import { openMemoryCounterStore } from '../ratelimit/counters.ts';
+import { gatewayWorkerEnv } from './role.ts';
+
+// A worker that dies this soon after it was forked failed to start. So many failed starts in a row are a
+// fault that more workers will not cure (the port is taken, the database unreachable): the primary gives up.
+const FAILED_START_MS = 10_000;
+const FAILED_STARTS_BEFORE_GIVING_UP = 3;
+// Past SHUTDOWN_TIMEOUT_MS a draining worker still closes Redis and the database; after this much more, it
+// is killed.
+const CLOSING_MS = 5_000;
+
+export async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  const { applied, db } = await prepareDatabase(config, logger);
+  await db.close();
+  if (!config.rateLimit.redisUrl) serveCounterStore(openMemoryCounterStore());
+  serveClusterMetrics();
+
+  const forkedAt = new Map<Worker, number>();
+  const fork = () => forkedAt.set(cluster.fork(gatewayWorkerEnv), Date.now());
+  let stopping = false;
+  let allExited = () => {};
+
+  const stop = async () => {
+    stopping = true;
+    const exited = new Promise<void>((resolve) => {
+      allExited = resolve;
+    });
+    if (forkedAt.size === 0) allExited();
+    for (const worker of forkedAt.keys()) worker.process.kill('SIGTERM');
+    const killer = setTimeout(() => {
+      logger.error(`workers still running ${CLOSING_MS} ms past SHUTDOWN_TIMEOUT_MS: killing them`);
+      process.exitCode = 1;
+      for (const worker of forkedAt.keys()) worker.process.kill('SIGKILL');
+    }, config.shutdownTimeoutMs + CLOSING_MS);
+    await exited;
+    clearTimeout(killer);
+  };
+  const begin = stopOnSignals(logger, stop);
+  if (config.domainsFile) {
+    // Each worker reloads DOMAINS_CONFIG on SIGHUP (domains/registry.ts); an operator signals the primary.
+    process.on('SIGHUP', () => {
+      for (const worker of forkedAt.keys()) worker.process.kill('SIGHUP');
+    });
+  }
+
+  const listening = new Set<Worker>();
+  cluster.on('listening', (worker, address) => {
+    if (listening.size === config.workers) return;
+    listening.add(worker);
+    if (listening.size === config.workers)
+      announce(logger, config, httpUrl(config.host, address.port), applied);
+  });
+
+  let failedStarts = 0;
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (forkedAt.get(worker) ?? 0);
+    forkedAt.delete(worker);
+    if (stopping) {
+      // A worker still starting has no handler yet: the drain signal ends it, with nothing in flight.
+      if (code !== 0 && signal !== 'SIGTERM') process.exitCode = 1;
+      if (forkedAt.size === 0) allExited();
+      return;
+    }
+    logger.error({ worker: worker.process.pid, code, signal }, 'worker exited unexpectedly');
+    failedStarts = lived < FAILED_START_MS ? failedStarts + 1 : 0;
+    if (failedStarts < FAILED_STARTS_BEFORE_GIVING_UP) {
+      fork();
+      return;
+    }
+    logger.fatal(`${failedStarts} workers in a row died within ${FAILED_START_MS / 1000} s of starting`);
+    process.exitCode = 1;
+    void begin({ reason: 'workers fail to start' });
+  });
+
+  for (let i = 0; i < config.workers; i++) fork();
+}

@@ -1,0 +1,13 @@
+import type { Config } from '../config.ts';
+import type { Logger } from '../observability/logger.ts';
+import { seedDemoCatalogue } from '../store/demo-catalogue.ts';
+import { openDatabase } from './client.ts';
+import { migrate } from './migrate.ts';
+
+/** Applies pending migrations and, on an empty store, the demo catalogue; answers the open database. */
+export async function prepareDatabase(config: Config, logger: Logger) {
+  const { applied } = await migrate(config.database);
+  const db = await openDatabase(config.database.url);
+  if (config.seedDemoData && (await seedDemoCatalogue(db.prisma))) logger.info('seeded the demo catalogue');
+  return { applied, db };
+}

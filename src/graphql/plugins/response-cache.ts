@@ -1,0 +1,94 @@
+import { BREAK, type DocumentNode, type ExecutionResult, getOperationAST, visit } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+export interface ResponseCacheOptions {
+  /**
+   * A number that differs from the one read before whenever the store may have changed since, whoever
+   * changed it (this process, another gateway process, a script).
+   */
+  storeVersion: () => number;
+  /** Results kept, the least recently used going first. */
+  maxEntries: number;
+}
+
+interface Entry {
+  storeVersion: number;
+  result: ExecutionResult;
+}
+
+/** Fields whose value is not a function of the store alone (the caller's own quota). */
+const CALLER_FIELDS = new Set(['rateLimit']);
+
+/**
+ * Answers a query operation (GraphQL or a REST route's) from memory when the same document with the same
+ * variables ran before and the store has not changed since: a result is kept with the store version read
+ * before it executed, and served only while the version is still the same. So no write, by any process,
+ * is ever hidden by the cache, and no time-to-live is needed. Results with errors and operations that
+ * read the caller's own state are never kept.
+ *
+ * Not @envelop/response-cache: it invalidates by the entities a mutation's result names, which misses
+ * writes a result does not show (an order changes its pet's inventory), writes by other processes, and
+ * it copies every result to collect those entities.
+ */
+export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOptions): Plugin {
+  const entries = new Map<string, Entry>();
+  // Yoga's parse cache and the REST routes hand the same document object for the same text.
+  const documentIds = new WeakMap<DocumentNode, string | null>();
+  let lastDocumentId = 0;
+  let lastStoreVersion: number | undefined;
+
+  function documentId(document: DocumentNode): string | null {
+    let id = documentIds.get(document);
+    if (id === undefined) {
+      id = readsCallerState(document) ? null : String(++lastDocumentId);
+      documentIds.set(document, id);
+    }
+    return id;
+  }
+
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const id = documentId(args.document);
+      if (id === null || getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
+      const version = storeVersion();
+      if (version !== lastStoreVersion) {
+        entries.clear();
+        lastStoreVersion = version;
+      }
+      const key = `${id}:${args.operationName ?? ''}:${variablesKey(args.variableValues)}`;
+      const entry = entries.get(key);
+      if (entry?.storeVersion === version) {
+        entries.delete(key);
+        entries.set(key, entry);
+        setResultAndStopExecution({ ...entry.result });
+        return;
+      }
+      return {
+        onExecuteDone({ result }) {
+          if (Symbol.asyncIterator in result || result.errors?.length) return;
+          entries.delete(key);
+          entries.set(key, { storeVersion: version, result });
+          if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+        },
+      };
+    },
+  };
+}
+
+// REST routes hand Int64 path parameters over as BigInts (GraphQL requests never do). A BigInt is keyed by
+// its digits, as the number or string of the same digits a client may send: Int64, the only type a BigInt
+// is ever given for, reads all three as the same value.
+const variablesKey = (variables: unknown) =>
+  JSON.stringify(variables ?? {}, (_name, value) => (typeof value === 'bigint' ? String(value) : value));
+
+function readsCallerState(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (!CALLER_FIELDS.has(node.name.value)) return;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}

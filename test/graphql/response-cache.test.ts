@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+// The response cache (src/graphql/plugins/response-cache.ts), on by default on SQLite, the only store with a
+// per-request check of "has anything changed?" (response-cache-off.db.test.ts: where it is off).
+
+let app: TestApp;
+let statements: string[] = [];
+/** SQL the store ran for one request (the API key lookup, cached by the rate-limit layer, aside). */
+async function storeStatementsOf<T>(request: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+  statements = [];
+  const result = await request();
+  return { result, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
+});
+afterAll(() => app.close());
+
+const PET = 'query($id: Int64!) { pets(ids: [$id]) { edges { node { id name inventory { quantity } } } } }';
+const petOf = (data: { pets: { edges: { node: unknown }[] } }) => data.pets.edges[0]?.node;
+
+async function restockedPet(name: string, quantity: number) {
+  const pet = await app.createPet({ name });
+  await app.ok(
+    'mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }',
+    { petId: pet.id, q: quantity },
+  );
+  return pet;
+}
+
+it('answers a repeated read without running SQL, and the same answer', async () => {
+  const pet = await restockedPet('Echo', 3);
+  const first = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
+  const second = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
+  expect(first.sql.length).toBeGreaterThan(0);
+  expect(second.sql).toEqual([]);
+  expect(second.result).toEqual(first.result);
+});
+
+it('shows a write made through the API at once, including a side effect the write does not return', async () => {
+  const pet = await restockedPet('Ordered', 3);
+  await app.ok(PET, { id: pet.id });
+  // placeOrder returns the order, not the pet; the pet's stock changes all the same.
+  await app.ok('mutation($petId: Int64!) { placeOrder(input: { petId: $petId, quantity: 2 }) { id } }', {
+    petId: pet.id,
+  });
+  expect(petOf(await app.ok(PET, { id: pet.id }))).toMatchObject({ inventory: { quantity: 1 } });
+});
+
+it('shows a write committed by another connection (another gateway process, a script) at once', async () => {
+  const pet = await restockedPet('Elsewhere', 3);
+  await app.ok(PET, { id: pet.id });
+  const other = await openDatabase(app.database.url);
+  try {
+    await other.prisma.pet.update({ where: { id: BigInt(pet.id) }, data: { name: 'Renamed elsewhere' } });
+  } finally {
+    await other.close();
+  }
+  expect(petOf(await app.ok(PET, { id: pet.id }))).toMatchObject({ name: 'Renamed elsewhere' });
+});
+
+it('caches REST reads too, and shows REST writes at once', async () => {
+  const pet = await restockedPet('Rest', 3);
+  const get = () => fetch(`${app.url}/pets/${pet.id}`).then((response) => response.json());
+  const first = await storeStatementsOf(get);
+  const second = await storeStatementsOf(get);
+  expect(second.sql).toEqual([]);
+  expect(second.result).toEqual(first.result);
+  const renamed = await fetch(`${app.url}/pets/${pet.id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
+    body: JSON.stringify({ name: 'Rest renamed', categoryId: pet.categoryId, status: 'available' }),
+  });
+  expect(renamed.status).toBe(200);
+  expect(await get()).toMatchObject({ name: 'Rest renamed' });
+});
+
+it('never keeps a result with errors', async () => {
+  const missing = 2 ** 40;
+  const query = 'query($id: Int64!) { pet(id: $id) { id } }';
+  const first = await storeStatementsOf(() => app.fails(query, { id: missing }));
+  const second = await storeStatementsOf(() => app.fails(query, { id: missing }));
+  expect(first.result.code).toBe('NOT_FOUND');
+  expect(second.result.code).toBe('NOT_FOUND');
+  expect(second.sql.length).toBeGreaterThan(0);
+});
+
+it("never keeps the caller's own quota", async () => {
+  const query = '{ rateLimit { remaining } }';
+  const first = (await app.ok(query)).rateLimit.remaining;
+  const second = (await app.ok(query)).rateLimit.remaining;
+  expect(second).toBe(first - 1);
+});

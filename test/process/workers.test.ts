@@ -1,0 +1,296 @@
+import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/keys/repository.ts';
+import { placeOrder } from '../../src/store/orders.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+
+const PER_FIELD_LIMIT = 15;
+
+interface Answer {
+  status: number;
+  requestId: string;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions, not types
+  body: any;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive), so that node:cluster hands each request to a
+ * worker anew.
+ */
+function send(url: string, path: string, init: { method?: string; key?: string; body?: unknown } = {}) {
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return new Promise<Answer>((done, fail) => {
+    const req = request(`${url}${path}`, {
+      method: init.method ?? 'GET',
+      agent: false,
+      headers: {
+        ...(init.key && { 'x-api-key': init.key }),
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () =>
+        done({
+          status: res.statusCode ?? 0,
+          requestId: String(res.headers['x-request-id']),
+          body: text && res.headers['content-type']?.includes('json') ? JSON.parse(text) : text,
+        }),
+      );
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+const graphql = (url: string, key: string, query: string) =>
+  send(url, '/graphql', { method: 'POST', key, body: { query } });
+
+const count = <T>(items: T[], value: T) => items.filter((item) => item === value).length;
+
+describe('the gateway with WORKERS=2 on SQLite', () => {
+  let database: TestDatabase;
+  let gateway: GatewayProcess;
+  let workerPids: number[];
+
+  /** The pid of the worker that answered each request, from its request log line. */
+  const answeredBy = (answers: Answer[]) =>
+    Promise.all(
+      answers.map(
+        async ({ requestId }) => (await gateway.logLine((line) => line.reqId === requestId)).pid as number,
+      ),
+    );
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    gateway = await startGatewayProcess({
+      WORKERS: '2',
+      DATABASE_URL: database.url,
+      SEED_DEMO_DATA: 'false',
+      PLACE_ORDER_PER_MINUTE: String(PER_FIELD_LIMIT),
+    });
+    // The primary announces the gateway as soon as both workers listen, which may be before they log it.
+    const listening = () => gateway.lines.filter((line) => line.msg === 'worker listening');
+    await gateway.logLine(() => listening().length === 2);
+    workerPids = listening().map((line) => line.pid as number);
+  });
+  afterAll(async () => {
+    await gateway?.cleanUp();
+    await database?.drop();
+  });
+
+  it('serves from two worker processes on one port', () => {
+    expect(new Set(workerPids).size).toBe(2);
+    const primary = gateway.lines.find((line) => line.msg.startsWith('Pet Store Gateway on '));
+    expect(primary?.msg).toMatch(/, 2 workers\)$/);
+    expect(workerPids).not.toContain(primary?.pid);
+  });
+
+  it('admits exactly the per-minute limit of one key over both workers, and its ban holds on both', async () => {
+    const limit = 20;
+    const { key } = await createApiKey(database.db.prisma, {
+      plan: 'enterprise',
+      limits: { perMinute: limit, perDay: 100_000 },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        i % 2
+          ? send(gateway.url, '/categories?limit=1', { key })
+          : graphql(gateway.url, key, '{ categories(first: 1) { edges { node { id } } } }'),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(count(statuses, 200)).toBe(limit);
+    expect(count(statuses, 429)).toBe(200 - limit);
+
+    // Each worker alone saw more than the limit: counting per worker would have admitted up to twice as many.
+    const pids = await answeredBy(answers);
+    for (const pid of workerPids) expect(count(pids, pid)).toBeGreaterThan(limit);
+
+    // 180 refusals in the window started a ban (RATE_LIMIT_BAN_AFTER=30), which every worker enforces.
+    const later = [];
+    for (let i = 0; i < 6; i++) later.push(await send(gateway.url, '/categories?limit=1', { key }));
+    expect(later.map((answer) => answer.body.code)).toEqual(Array(6).fill('KEY_BANNED'));
+    expect(new Set(await answeredBy(later)).size).toBe(2);
+  });
+
+  it('limits placeOrder per caller exactly over both workers', async () => {
+    const { key } = await createApiKey(database.db.prisma, { plan: 'business' });
+    const petId = await petInStock(gateway.url, key, 100);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        send(gateway.url, '/store/orders', { method: 'POST', key, body: { petId, quantity: 1 } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(count(statuses, 201)).toBe(PER_FIELD_LIMIT);
+    expect(count(statuses, 429)).toBe(40 - PER_FIELD_LIMIT);
+    expect(new Set(await answeredBy(answers)).size).toBe(2);
+  });
+
+  it('accepts exactly the stock of 40 concurrent orders over both workers, and refuses the rest', async () => {
+    const keys = await Promise.all(
+      Array.from(
+        { length: 4 },
+        async () => (await createApiKey(database.db.prisma, { plan: 'business' })).key,
+      ),
+    );
+    const petId = await petInStock(gateway.url, keys[0] as string, 10);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2
+          ? send(gateway.url, '/store/orders', {
+              method: 'POST',
+              key: keys[i % 4],
+              body: { petId, quantity: 1 },
+            })
+          : graphql(
+              gateway.url,
+              keys[i % 4] as string,
+              `mutation { placeOrder(input: { petId: ${petId}, quantity: 1 }) { id } }`,
+            ),
+      ),
+    );
+    const outcomes = answers.map(({ status, body }) =>
+      status === 200 ? (body.data?.placeOrder ? 'placed' : body.errors[0].extensions.code) : status,
+    );
+    expect(count(outcomes, 201) + count(outcomes, 'placed')).toBe(10);
+    expect(count(outcomes, 409) + count(outcomes, 'OUT_OF_STOCK')).toBe(30);
+    expect(new Set(await answeredBy(answers)).size).toBe(2);
+    const stock = await send(gateway.url, `/store/inventory/${petId}`, { key: keys[0] });
+    expect(stock.body).toMatchObject({ quantity: 0 });
+  });
+
+  it('completes and cancels orders concurrently over both workers, none refused for a busy database', async () => {
+    const { key } = await createApiKey(database.db.prisma, { plan: 'business' });
+    const petId = await petInStock(gateway.url, key, 60);
+    const orders = [];
+    for (let i = 0; i < 60; i++) orders.push(await placeOrder(database.db.prisma, { petId: BigInt(petId) }));
+    // Both read the order before they write: each transaction must hold the write lock from its start.
+    const answers = await Promise.all(
+      orders.map(({ id }, i) =>
+        i % 2
+          ? send(gateway.url, `/store/orders/${id}`, { method: 'DELETE', key })
+          : send(gateway.url, `/store/orders/${id}`, { method: 'PATCH', key, body: { complete: true } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect([count(statuses, 200), count(statuses, 204)]).toEqual([30, 30]);
+    expect(new Set(await answeredBy(answers)).size).toBe(2);
+    const stock = await send(gateway.url, `/store/inventory/${petId}`, { key });
+    expect(stock.body).toMatchObject({ quantity: 30 });
+  });
+
+  it('answers /metrics for all workers together', async () => {
+    const { key } = await createApiKey(database.db.prisma, { plan: 'business' });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => graphql(gateway.url, key, 'query MetricsProbe { __typename }')),
+    );
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(new Set(await answeredBy(answers)).size).toBe(2);
+
+    const metrics = await send(gateway.url, '/metrics');
+    expect(metrics.body).toContain(
+      'petstore_http_requests_total{api="graphql",operation="MetricsProbe",status="200"} 30',
+    );
+    expect(metrics.body).toContain(
+      'petstore_http_request_duration_seconds_count{api="graphql",operation="MetricsProbe",status="200"} 30',
+    );
+  });
+
+  it('replaces a worker that dies', async () => {
+    const [victim, survivor] = workerPids as [number, number];
+    process.kill(victim, 'SIGKILL');
+    expect(await gateway.logLine((line) => line.msg === 'worker exited unexpectedly')).toMatchObject({
+      worker: victim,
+      signal: 'SIGKILL',
+    });
+    const replacement = await gateway.logLine(
+      (line) => line.msg === 'worker listening' && !workerPids.includes(line.pid as number),
+    );
+    workerPids = [survivor, replacement.pid as number];
+    expect((await send(gateway.url, '/healthz')).status).toBe(200);
+  });
+
+  it('on SIGTERM lets every worker finish its requests in flight, stops them all, then exits 0', async () => {
+    const uploads = [slowUpload(gateway.port), slowUpload(gateway.port)];
+    await sleep(300);
+    gateway.child.kill('SIGTERM');
+    for (const pid of workerPids) {
+      await gateway.logLine((line) => line.pid === pid && line.msg.startsWith('shutting down'));
+    }
+    for (const upload of uploads) upload.finish();
+    for (const upload of uploads) expect((await upload.response).status).toBe(200);
+
+    expect(await gateway.exited).toBe(0);
+    expect(gateway.lines.at(-1)?.msg).toBe('stopped');
+    for (const pid of workerPids) expect(isRunning(pid)).toBe(false);
+  });
+});
+
+it('refuses bad configuration with exit status 1 before it forks a worker', async () => {
+  await expect(startGatewayProcess({ WORKERS: '2', PORT: 'eighty' })).rejects.toThrow(
+    /exited with 1:\nInvalid configuration:\n {2}PORT="eighty": must be a whole number from 0 to 65535\n*$/,
+  );
+}, 30_000);
+
+it('gives up with exit status 1 when its workers keep failing to start', async () => {
+  const holder = await startGatewayProcess();
+  try {
+    await expect(startGatewayProcess({ WORKERS: '2', PORT: String(holder.port) })).rejects.toThrow(
+      /exited with 1:[\s\S]*EADDRINUSE/,
+    );
+  } finally {
+    await holder.cleanUp();
+  }
+}, 60_000);
+
+async function petInStock(url: string, key: string, quantity: number): Promise<number> {
+  const category = await send(url, '/categories', { method: 'POST', key, body: { name: 'Stocked' } });
+  const pet = await send(url, '/pets', {
+    method: 'POST',
+    key,
+    body: { name: 'In stock', categoryId: category.body.id },
+  });
+  const stock = await send(url, `/store/inventory/${pet.body.id}`, {
+    method: 'PUT',
+    key,
+    body: { quantity },
+  });
+  expect(stock.status).toBe(200);
+  return pet.body.id;
+}
+
+/** A POST /graphql whose body arrives in two parts: the first now, the rest when `finish` is called. */
+function slowUpload(port: number) {
+  const query = JSON.stringify({ query: '{ __typename }' });
+  const half = Math.floor(query.length / 2);
+  const req = request({
+    port,
+    host: '127.0.0.1',
+    method: 'POST',
+    path: '/graphql',
+    agent: false,
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(query) },
+  });
+  const response = new Promise<{ status: number }>((done, fail) => {
+    req.on('response', (res) => res.resume().on('end', () => done({ status: res.statusCode ?? 0 })));
+    req.on('error', fail);
+  });
+  req.write(query.slice(0, half));
+  return { response, finish: () => req.end(query.slice(half)) };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
