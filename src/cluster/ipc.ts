@@ -1,38 +1,56 @@
-// Requests from a worker to the cluster primary over node:cluster's IPC channel, each answered once. A
-// channel name keeps apart the users of the one IPC channel (rate-limit counters, metrics, prom-client).
+// Requests from a worker to the cluster primary over node:cluster's IPC channel, each answered once. The
+// channel name keeps apart the users of the one IPC channel (rate-limit counters, metrics, prom-client's own).
+// The requests a worker makes in one turn of its event loop travel in one message, and their answers in one
+// reply: every API request asks for two counters (minute and day), and under load many requests are counted
+// in the same turn, while each IPC message costs both processes a serialization and a system call.
 import cluster from 'node:cluster';
 
-interface Request {
+interface Batch {
   channel: string;
-  id: number;
-  payload: unknown;
+  requests: { id: number; payload: unknown }[];
 }
 
-type Reply = { channel: string; id: number } & ({ value: unknown } | { error: string });
+type Reply = { id: number } & ({ value: unknown } | { error: string });
+
+interface Replies {
+  channel: string;
+  replies: Reply[];
+}
 
 /** In a worker: sends a payload to the primary's `answerWorkers` for `channel`; resolves with its answer. */
 export function askPrimary<Payload, Answer>(channel: string): (payload: Payload) => Promise<Answer> {
   if (!process.send) throw new Error('askPrimary runs in a worker forked by a node:cluster primary');
   const send = process.send.bind(process);
   const pending = new Map<number, { resolve(value: Answer): void; reject(error: Error): void }>();
+  let queued: Batch['requests'] = [];
   let lastId = 0;
   process.on('message', (message: unknown) => {
-    if (!isOnChannel<Reply>(message, channel)) return;
-    const waiting = pending.get(message.id);
-    pending.delete(message.id);
-    if ('error' in message) waiting?.reject(new Error(message.error));
-    else waiting?.resolve(message.value as Answer);
+    if (!isOnChannel<Replies>(message, channel) || !Array.isArray(message.replies)) return;
+    for (const reply of message.replies) {
+      const waiting = pending.get(reply.id);
+      pending.delete(reply.id);
+      if ('error' in reply) waiting?.reject(new Error(reply.error));
+      else waiting?.resolve(reply.value as Answer);
+    }
   });
+  const flush = () => {
+    const requests = queued;
+    queued = [];
+    const batch: Batch = { channel, requests };
+    send(batch, undefined, undefined, (error: Error | null) => {
+      if (!error) return;
+      for (const { id } of requests) {
+        pending.get(id)?.reject(error);
+        pending.delete(id);
+      }
+    });
+  };
   return (payload) =>
     new Promise<Answer>((resolve, reject) => {
       const id = ++lastId;
       pending.set(id, { resolve, reject });
-      const request: Request = { channel, id, payload };
-      send(request, undefined, undefined, (error: Error | null) => {
-        if (!error) return;
-        pending.delete(id);
-        reject(error);
-      });
+      if (queued.length === 0) setImmediate(flush);
+      queued.push({ id, payload });
     });
 }
 
@@ -42,24 +60,23 @@ export function answerWorkers<Payload, Answer>(
   answer: (payload: Payload) => Answer | Promise<Answer>,
 ): void {
   cluster.on('message', (worker, message: unknown) => {
-    if (!isOnChannel<Request>(message, channel)) return;
-    const reply = (outcome: { value: Answer } | { error: string }) => {
-      const sent: Reply = { channel, id: message.id, ...outcome };
+    if (!isOnChannel<Batch>(message, channel) || !Array.isArray(message.requests)) return;
+    const settled = message.requests.map(({ id, payload }) =>
+      Promise.resolve()
+        .then(() => answer(payload as Payload))
+        .then(
+          (value): Reply => ({ id, value }),
+          (error: unknown): Reply => ({ id, error: error instanceof Error ? error.message : String(error) }),
+        ),
+    );
+    void Promise.all(settled).then((replies) => {
+      const sent: Replies = { channel, replies };
       // The callback keeps a worker that exited meanwhile from being an error: nobody waits for the answer.
       worker.send(sent, undefined, () => {});
-    };
-    Promise.resolve()
-      .then(() => answer(message.payload as Payload))
-      .then(
-        (value) => reply({ value }),
-        (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
-      );
+    });
   });
 }
 
-function isOnChannel<T extends { channel: string; id: number }>(
-  message: unknown,
-  channel: string,
-): message is T {
+function isOnChannel<T extends { channel: string }>(message: unknown, channel: string): message is T {
   return typeof message === 'object' && message !== null && (message as Partial<T>).channel === channel;
 }
