@@ -5,6 +5,7 @@ import { createApiKey } from '../../src/keys/repository.ts';
 import { placeOrder } from '../../src/store/orders.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import { slowUpload } from '../support/slow-upload.ts';
 
 const PER_FIELD_LIMIT = 15;
 
@@ -264,26 +265,6 @@ async function petInStock(url: string, key: string, quantity: number): Promise<n
   });
   expect(stock.status).toBe(200);
   return pet.body.id;
-}
-
-/** A POST /graphql whose body arrives in two parts: the first now, the rest when `finish` is called. */
-function slowUpload(port: number) {
-  const query = JSON.stringify({ query: '{ __typename }' });
-  const half = Math.floor(query.length / 2);
-  const req = request({
-    port,
-    host: '127.0.0.1',
-    method: 'POST',
-    path: '/graphql',
-    agent: false,
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(query) },
-  });
-  const response = new Promise<{ status: number }>((done, fail) => {
-    req.on('response', (res) => res.resume().on('end', () => done({ status: res.statusCode ?? 0 })));
-    req.on('error', fail);
-  });
-  req.write(query.slice(0, half));
-  return { response, finish: () => req.end(query.slice(half)) };
 }
 
 function isRunning(pid: number): boolean {
