@@ -116,7 +116,7 @@ export function renderTable(rows: Row[]): string {
 export function renderRss(rss: NonNullable<Report['rss']>): string {
   const mb = (value: number) => `${value.toFixed(1)} MB`;
   return (
-    `Gateway RSS under ${rss.seconds} s of read load (after warm-up): ${mb(rss.startMb)} -> ${mb(rss.endMb)} ` +
+    `Gateway RSS under ${rss.seconds} s of read load (after warm-up; mean of the first and of the last samples): ${mb(rss.startMb)} -> ${mb(rss.endMb)} ` +
     `(peak ${mb(rss.peakMb)}), growth ${rss.growthPercent >= 0 ? '+' : ''}${rss.growthPercent.toFixed(1)}%; ` +
     `load ${Math.round(rss.load.requestsPerSecond)} req/s, ${rss.load.errors} errors, non-2xx ${non2xxText(rss.load.non2xx)}`
   );

@@ -3,12 +3,17 @@
 import { readFileSync } from 'node:fs';
 
 export interface RssReport {
+  /** Mean of the first samples (taken after the warm-up), and of the last. */
   startMb: number;
   endMb: number;
   peakMb: number;
-  /** From the first sample (taken after the warm-up) to the last. */
+  /** From `startMb` to `endMb`. */
   growthPercent: number;
 }
+
+// RSS follows the garbage collector's sawtooth by tens of MB within a second: single samples at each end
+// would measure where in its cycle the collector was, so each end is the mean of its first or last samples.
+const END_SAMPLES = 10;
 
 function rssMb(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -35,7 +40,9 @@ export async function rssDuring(pid: number, load: Promise<unknown>, intervalMs 
     clearInterval(timer);
   }
   samples.push(rssMb(pid));
-  const startMb = samples[0] as number;
-  const endMb = samples.at(-1) as number;
+  const count = Math.max(1, Math.min(END_SAMPLES, Math.floor(samples.length / 4)));
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const startMb = mean(samples.slice(0, count));
+  const endMb = mean(samples.slice(-count));
   return { startMb, endMb, peakMb: Math.max(...samples), growthPercent: ((endMb - startMb) / startMb) * 100 };
 }
