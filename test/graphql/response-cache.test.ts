@@ -94,3 +94,25 @@ it("never keeps the caller's own quota", async () => {
   const second = (await app.ok(query)).rateLimit.remaining;
   expect(second).toBe(first - 1);
 });
+
+it('keys results by variables and by operation name', async () => {
+  const first = await app.createPet({ name: 'Key one' });
+  const second = await app.createPet({ name: 'Key two' });
+  expect(petOf(await app.ok(PET, { id: first.id }))).toMatchObject({ name: 'Key one' });
+  expect(petOf(await app.ok(PET, { id: second.id }))).toMatchObject({ name: 'Key two' });
+  const again = await storeStatementsOf(() => app.ok(PET, { id: first.id }));
+  expect(again.sql).toEqual([]);
+  expect(petOf(again.result)).toMatchObject({ name: 'Key one' });
+
+  const document = `query First { pets(ids: [${first.id}]) { edges { node { name } } } }
+    query Second { pets(ids: [${second.id}]) { edges { node { name } } } }`;
+  const run = (operationName: string) =>
+    fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: document, operationName }),
+    }).then((response) => response.json());
+  expect(petOf((await run('First')).data)).toEqual({ name: 'Key one' });
+  expect(petOf((await run('Second')).data)).toEqual({ name: 'Key two' });
+  expect(petOf((await run('First')).data)).toEqual({ name: 'Key one' });
+});

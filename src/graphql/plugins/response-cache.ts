@@ -75,9 +75,8 @@ export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOpti
   };
 }
 
-// REST routes hand Int64 path parameters over as BigInts (GraphQL requests never do). A BigInt is keyed by
-// its digits, as the number or string of the same digits a client may send: Int64, the only type a BigInt
-// is ever given for, reads all three as the same value.
+// REST routes hand Int64 parameters over as BigInts (GraphQL requests never do): a BigInt is keyed as the string
+// of its digits, which a client may also send for an Int64, and which Int64 reads as the same value.
 const variablesKey = (variables: unknown) =>
   JSON.stringify(variables ?? {}, (_name, value) => (typeof value === 'bigint' ? String(value) : value));
 
