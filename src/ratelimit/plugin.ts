@@ -158,7 +158,7 @@ export function createRateLimitPlugin({
     onResponse({ serverContext, response }) {
       const admission = (serverContext as Admitted)[ADMISSION];
       if (!admission?.decision) return;
-      setRateLimitHeaders(response.headers, admission.limits, admission.decision.windows);
+      setRateLimitHeaders(response.headers, admission.decision.windows);
       if (admission.retryAfterSeconds !== undefined) {
         response.headers.set('Retry-After', String(admission.retryAfterSeconds));
       }

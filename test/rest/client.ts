@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
+import { ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
 import type { TestApp } from '../support/app.ts';
 
 export interface RestResponse {
@@ -132,3 +133,9 @@ export async function createRestClient(app: Pick<TestApp, 'url' | 'apiKey'>) {
 }
 
 export type RestClient = Awaited<ReturnType<typeof createRestClient>>;
+
+/** Asserts a REST response is the Error object of `code`, with its status, and `message`. */
+export function expectErrorObject(response: RestResponse, code: ErrorCode, message: string): void {
+  expect(response.status, response.text).toBe(ERROR_STATUS[code]);
+  expect(response.body).toEqual({ code, message, status: ERROR_STATUS[code] });
+}
