@@ -1,9 +1,14 @@
 // What the rate-limit layer costs per request, in-process: `yoga.fetch` of `pet(id:)` on the gateway's Yoga
 // (SQLite, no response cache: every request executes), with an API key, with the layer and with an empty plugin
-// in its place, in alternating blocks in one process. Prints the CPU time per request: medians over the blocks,
-// and the median of the differences between neighbouring blocks (robust to other work on the machine, which
-// comes and goes). Separate processes per variant were tried: the same variant then differs by up to 30% from
-// one process to the next, far more than the layer costs.
+// in its place (the caller it would identify is then given), in one process. Prints, per round and overall, the
+// mean CPU time per request of each variant and the mean and trimmed mean (middle 80%) of the paired differences.
+// - The variants alternate request by request (ABBA), and each request's CPU time is taken on its own: this VM's
+//   speed drifts by tens of percent over seconds, which swamped blocks of requests (an A/A comparison of blocks
+//   differed by +-3 us, as much as the layer's cost), while neighbouring requests share the drift. The means keep
+//   garbage collection, which falls on whichever request allocates past the threshold.
+// - Yoga gets the server context in two parts, so that it merges them into one plain object, as node:http's
+//   path hands it { req, res }; given a single object, yoga.fetch puts a fresh prototype in front of it per
+//   request, which makes every property access on it (the layer's included) megamorphic: nothing production sees.
 //   npx tsx bench/rate-limit-overhead.ts [memory|redis]
 import { loadConfig } from '../src/config.ts';
 import type { ServerContext } from '../src/graphql/context.ts';
@@ -16,8 +21,9 @@ import { createRateLimitPlugin } from '../src/ratelimit/plugin.ts';
 import { REDIS_URL, silentLog } from '../test/ratelimit/stores.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
 
-const BLOCKS = 100;
-const REQUESTS_PER_BLOCK = 200;
+const ROUNDS = 3;
+const PAIRS_PER_ROUND = 10_000;
+const WARM_UP_PAIRS = 2_000;
 
 const database = await createTestDatabase();
 const { prisma } = database.db;
@@ -58,44 +64,67 @@ const serverContexts = {
   without: () => ({ req, caller }) as unknown as ServerContext,
   with: () => ({ req }) as unknown as ServerContext,
 };
+const noMoreContext = {} as ServerContext;
 
 const body = JSON.stringify({ query: `{ pet(id: ${pet.id}) { id name status } }` });
-const cpuMicros = () => {
-  const { user, system } = process.cpuUsage();
+const init = { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body };
+type Variant = keyof typeof variants;
+/** CPU microseconds of one request. */
+async function cpuOfOne(variant: Variant): Promise<number> {
+  const start = process.cpuUsage();
+  const response = await variants[variant].fetch(
+    'http://gateway/graphql',
+    init,
+    serverContexts[variant](),
+    noMoreContext,
+  );
+  if (response.status !== 200) throw new Error(await response.text());
+  await response.text();
+  const { user, system } = process.cpuUsage(start);
   return user + system;
-};
-async function block(variant: keyof typeof variants): Promise<number> {
-  const yoga = variants[variant];
-  const start = cpuMicros();
-  for (let i = 0; i < REQUESTS_PER_BLOCK; i++) {
-    const response = await yoga.fetch(
-      'http://gateway/graphql',
-      { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body },
-      serverContexts[variant](),
-    );
-    if (response.status !== 200) throw new Error(await response.text());
-    await response.text();
-  }
-  return (cpuMicros() - start) / REQUESTS_PER_BLOCK;
 }
 
-const median = (values: number[]) =>
-  values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-for (let i = 0; i < 5; i++) {
-  await block('without');
-  await block('with');
-} // warm-up
-const without: number[] = [];
-const withLayer: number[] = [];
-for (let i = 0; i < BLOCKS; i++) {
-  without.push(await block('without'));
-  withLayer.push(await block('with'));
+/** CPU time per request of each variant, and the layer's extra per pair of requests. */
+async function round(pairs: number) {
+  const without: number[] = [];
+  const extra: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const first = i % 2 === 0 ? 'with' : 'without';
+    const a = await cpuOfOne(first);
+    const b = await cpuOfOne(first === 'with' ? 'without' : 'with');
+    const [withLayer, withoutLayer] = first === 'with' ? [a, b] : [b, a];
+    without.push(withoutLayer);
+    extra.push(withLayer - withoutLayer);
+  }
+  return { without, extra };
 }
-const extra = median(withLayer.map((cost, i) => cost - (without[i] ?? Number.NaN)));
-const base = median([...without]);
-console.log(
-  `${config.rateLimit.redisUrl ? 'redis' : 'memory'}: ${base.toFixed(0)} µs without, ${median([...withLayer]).toFixed(0)} µs with ` +
-    `the layer; per-pair median +${extra.toFixed(1)} µs (${((extra / base) * 100).toFixed(1)}%)`,
-);
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+/** The mean of the middle 80%. */
+const trimmedMean = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return mean(sorted.slice(Math.floor(sorted.length * 0.1), Math.ceil(sorted.length * 0.9)));
+};
+const describe = ({ without, extra }: { without: number[]; extra: number[] }) => {
+  const base = mean(without);
+  const cost = mean(extra);
+  const trimmedBase = trimmedMean(without);
+  const trimmedCost = trimmedMean(extra);
+  return (
+    `mean +${cost.toFixed(1)} µs on ${base.toFixed(1)} µs (${((cost / base) * 100).toFixed(1)}%); ` +
+    `trimmed +${trimmedCost.toFixed(1)} µs on ${trimmedBase.toFixed(1)} µs (${((trimmedCost / trimmedBase) * 100).toFixed(1)}%)`
+  );
+};
+
+const store = config.rateLimit.redisUrl ? 'redis' : 'memory';
+await round(WARM_UP_PAIRS);
+const all = { without: [] as number[], extra: [] as number[] };
+for (let i = 1; i <= ROUNDS; i++) {
+  const result = await round(PAIRS_PER_ROUND);
+  all.without.push(...result.without);
+  all.extra.push(...result.extra);
+  console.log(`round ${i}: ${describe(result)}`);
+}
+console.log(`${store}, ${ROUNDS * PAIRS_PER_ROUND} pairs: ${describe(all)}`);
 await counters.close();
 await database.drop();

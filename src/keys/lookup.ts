@@ -1,13 +1,23 @@
+import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import type { Db } from '../db/client.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-key.ts';
 import { type ActiveKey, findActiveKey } from './repository.ts';
 
-/** The active key behind an X-API-Key value, or null for an unknown or revoked one. */
-export type KeyLookup = (apiKey: string) => Promise<ActiveKey | null>;
+/**
+ * The active key behind an X-API-Key value, or null for an unknown or revoked one; at once when the
+ * answer is cached.
+ */
+export type KeyLookup = (apiKey: string) => MaybePromise<ActiveKey | null>;
 
 export interface KeyCacheOptions {
   ttlMs: number;
   maxEntries: number;
+}
+
+interface CacheEntry {
+  expiresAt: number;
+  /** The answer, or while it is being looked up, the lookup every caller of the key waits on. */
+  answer: MaybePromise<ActiveKey | null>;
 }
 
 /**
@@ -18,20 +28,26 @@ export interface KeyCacheOptions {
  * memory anyway; only the hash is ever stored).
  */
 export function createKeyLookup(prisma: Db, { ttlMs, maxEntries }: KeyCacheOptions): KeyLookup {
-  const cache = new Map<string, { expiresAt: number; answer: Promise<ActiveKey | null> }>();
+  const cache = new Map<string, CacheEntry>();
   return (apiKey) => {
     const now = Date.now();
     const cached = cache.get(apiKey);
     if (cached && cached.expiresAt > now) return cached.answer;
-    if (!isWellFormedApiKey(apiKey)) return Promise.resolve(null);
+    if (!isWellFormedApiKey(apiKey)) return null;
 
-    const answer = findActiveKey(prisma, hashApiKey(apiKey));
+    const lookup = findActiveKey(prisma, hashApiKey(apiKey));
+    const entry: CacheEntry = { expiresAt: now + ttlMs, answer: lookup };
     cache.delete(apiKey);
-    cache.set(apiKey, { expiresAt: now + ttlMs, answer });
+    cache.set(apiKey, entry);
     if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
-    answer.catch(() => {
-      if (cache.get(apiKey)?.answer === answer) cache.delete(apiKey);
-    });
-    return answer;
+    lookup.then(
+      (key) => {
+        entry.answer = key;
+      },
+      () => {
+        if (cache.get(apiKey) === entry) cache.delete(apiKey);
+      },
+    );
+    return lookup;
   };
 }

@@ -9,9 +9,13 @@ export function clientIp(
   socketAddress: string | undefined,
   trustedProxyHops: number,
 ): string {
-  const forwarded = trustedProxyHops > 0 ? (request.headers.get('x-forwarded-for') ?? '').split(',') : [];
+  if (trustedProxyHops === 0) return withoutIpv4Mapping(socketAddress ?? 'unknown');
+  const forwarded = (request.headers.get('x-forwarded-for') ?? '').split(',');
   const chain = [...forwarded.map((address) => address.trim()).filter(Boolean), socketAddress ?? 'unknown'];
-  const ip = chain[Math.max(0, chain.length - 1 - trustedProxyHops)] ?? 'unknown';
-  // An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d; count it as a.b.c.d.
+  return withoutIpv4Mapping(chain[Math.max(0, chain.length - 1 - trustedProxyHops)] ?? 'unknown');
+}
+
+/** An IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d; it counts as a.b.c.d. */
+function withoutIpv4Mapping(ip: string): string {
   return ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
 }

@@ -2,9 +2,10 @@
 // every worker reaches over IPC, so that all workers count together. rate-limiter-flexible's own
 // RateLimiterCluster does the same but cannot `set` a counter, which the ban needs (limiter.ts holds the
 // minute counter above every limit while a caller is banned); this store forwards each limiter call as it is.
+import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { answerWorkers, askPrimary } from '../cluster/ipc.ts';
-import type { Counter, CounterStore, LimiterOptions } from './counters.ts';
+import type { Counter, CounterState, CounterStore, LimiterOptions } from './counters.ts';
 
 const CHANNEL = 'petstore:counters';
 
@@ -17,9 +18,7 @@ type Operation = { key: string | number } & (
 /** One limiter call; it names its limiter's options, so that the primary creates it on first use. */
 type Call = Operation & { limiter: LimiterOptions };
 
-type Outcome = { resolved: Result | null } | { rejected: Result };
-
-type Result = ReturnType<RateLimiterRes['toJSON']>;
+type Outcome = { resolved: CounterState | null } | { rejected: CounterState };
 
 /** In the primary: keeps the workers' counters in `store` (a memory store) and answers their calls. */
 export function serveCounterStore(store: CounterStore): void {
@@ -36,16 +35,16 @@ export function serveCounterStore(store: CounterStore): void {
     const limiter = limiterFor(call.limiter);
     try {
       const result = await perform(limiter, call);
-      return { resolved: result === null ? null : result.toJSON() };
+      return { resolved: result && stateOf(result) };
     } catch (rejection) {
       // A consume over the limit rejects with the counter's state, which the caller reads.
-      if (rejection instanceof RateLimiterRes) return { rejected: rejection.toJSON() };
+      if (rejection instanceof RateLimiterRes) return { rejected: stateOf(rejection) };
       throw rejection;
     }
   });
 }
 
-function perform(limiter: Counter, call: Operation): Promise<RateLimiterRes | null> {
+function perform(limiter: Counter, call: Operation): MaybePromise<CounterState | null> {
   switch (call.method) {
     case 'consume':
     case 'penalty':
@@ -65,11 +64,14 @@ export function openClusterCounterStore(): CounterStore {
     limiter(options) {
       const perform = async (operation: Operation) => {
         const outcome = await ask({ ...operation, limiter: options });
-        if ('rejected' in outcome) throw toRes(outcome.rejected);
-        return outcome.resolved && toRes(outcome.resolved);
+        if ('rejected' in outcome) {
+          const { msBeforeNext, consumedPoints } = outcome.rejected;
+          throw new RateLimiterRes(0, msBeforeNext, consumedPoints);
+        }
+        return outcome.resolved;
       };
       // Every call but `get` answers a state.
-      const state = async (operation: Operation) => (await perform(operation)) as RateLimiterRes;
+      const state = async (operation: Operation) => (await perform(operation)) as CounterState;
       return {
         consume: (key, points = 1) => state({ method: 'consume', key, points }),
         penalty: (key, points = 1) => state({ method: 'penalty', key, points }),
@@ -83,6 +85,7 @@ export function openClusterCounterStore(): CounterStore {
   };
 }
 
-function toRes({ remainingPoints, msBeforeNext, consumedPoints, isFirstInDuration }: Result): RateLimiterRes {
-  return new RateLimiterRes(remainingPoints, msBeforeNext, consumedPoints, isFirstInDuration);
+/** The state alone, which (unlike a RateLimiterRes, whose fields are getters) survives the IPC channel. */
+function stateOf({ consumedPoints, msBeforeNext }: CounterState): CounterState {
+  return { consumedPoints, msBeforeNext };
 }

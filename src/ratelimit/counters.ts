@@ -1,8 +1,10 @@
+import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { isGatewayWorker } from '../cluster/role.ts';
 import { openClusterCounterStore } from './cluster-counters.ts';
 import type { RateLimitConfig } from './config.ts';
+import { MemoryCounter } from './memory-counter.ts';
 
 /**
  * Where rate-limit counters live: in this process, in the cluster primary (shared by its workers), or in
@@ -15,8 +17,29 @@ export interface CounterStore {
   close(): Promise<void>;
 }
 
-/** The operations of a rate-limiter-flexible limiter that the rate-limit layer uses. */
-export type Counter = Pick<RateLimiterAbstract, 'consume' | 'penalty' | 'reward' | 'get' | 'set'>;
+/**
+ * The operations of a rate-limiter-flexible limiter that the rate-limit layer uses. Counters kept in
+ * this process answer at once; the others answer with a promise.
+ */
+export interface Counter {
+  /** Adds `points` (default 1) to the key's counter. */
+  penalty(key: string | number, points?: number): MaybePromise<CounterState>;
+  /** Takes `points` back off the key's counter. */
+  reward(key: string | number, points?: number): MaybePromise<CounterState>;
+  /**
+   * Adds `points`; when that goes past the limiter's points, throws (rejects with) the counter's state as a
+   * rate-limiter-flexible RateLimiterRes.
+   */
+  consume(key: string | number, points?: number): MaybePromise<CounterState>;
+  get(key: string | number): MaybePromise<CounterState | null>;
+  set(key: string | number, points: number, seconds: number): MaybePromise<CounterState>;
+}
+
+/** A counter after a call: its count in the current window, and the time left until the window ends. */
+export interface CounterState {
+  consumedPoints: number;
+  msBeforeNext: number;
+}
 
 export interface LimiterOptions {
   name: string;
@@ -56,7 +79,7 @@ const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 export function openMemoryCounterStore(): CounterStore {
   return {
-    limiter: (options) => new RateLimiterMemory(memoryLimiterOptions(options)),
+    limiter: (options) => new MemoryCounter(options),
     status: () => ({ store: 'memory' }),
     close: async () => {},
   };
@@ -112,8 +135,16 @@ export async function openRedisCounterStore(
         blockDuration: options.blockSeconds ?? 0,
         customIncrTtlLuaScript: INCREMENT_SCRIPT,
         rejectIfRedisNotReady: true,
+        // rate-limiter-flexible's own fallback, which takes only its own limiters.
         insuranceLimiter:
-          onFailure === 'open' ? new RateLimiterMemory(memoryLimiterOptions(options)) : undefined,
+          onFailure === 'open'
+            ? new RateLimiterMemory({
+                keyPrefix: options.name,
+                points: options.points,
+                duration: options.windowSeconds,
+                blockDuration: options.blockSeconds ?? 0,
+              })
+            : undefined,
       }),
     status: () => ({ store: 'redis', connected: connected === true, onFailure }),
     close: async () => {
@@ -136,13 +167,4 @@ export function openCounterStore(
     );
   }
   return Promise.resolve(isGatewayWorker() ? openClusterCounterStore() : openMemoryCounterStore());
-}
-
-function memoryLimiterOptions(options: LimiterOptions) {
-  return {
-    keyPrefix: options.name,
-    points: options.points,
-    duration: options.windowSeconds,
-    blockDuration: options.blockSeconds ?? 0,
-  };
 }

@@ -14,9 +14,9 @@ export function setRateLimitHeaders(headers: Headers, windows: WindowState[], no
     policies += `${separator}"${w.policy}";q=${w.limit};w=${w.windowSeconds}`;
     states += `${separator}"${w.policy}";r=${w.remaining};t=${Math.max(0, Math.ceil((w.resetsAt - now) / 1000))}`;
   }
-  headers.set('X-RateLimit-Limit', String(shown.limit));
-  headers.set('X-RateLimit-Remaining', String(shown.remaining));
-  headers.set('X-RateLimit-Reset', String(Math.ceil(shown.resetsAt / 1000)));
-  headers.set('RateLimit-Policy', policies);
-  headers.set('RateLimit', states);
+  headers.set('x-ratelimit-limit', String(shown.limit));
+  headers.set('x-ratelimit-remaining', String(shown.remaining));
+  headers.set('x-ratelimit-reset', String(Math.ceil(shown.resetsAt / 1000)));
+  headers.set('ratelimit-policy', policies);
+  headers.set('ratelimit', states);
 }

@@ -1,7 +1,8 @@
+import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limits } from '../keys/plans.ts';
 import type { RateLimitConfig } from './config.ts';
-import type { CounterStore } from './counters.ts';
+import type { CounterState, CounterStore } from './counters.ts';
 
 export type Policy = 'minute' | 'day';
 
@@ -26,9 +27,10 @@ export interface RateLimiter {
   /**
    * Counts `points` requests of `subject` against its minute and day windows, or refuses them without
    * counting them. `held` is what the same HTTP request consumed before (the first operation of a
-   * batch); a refusal gives that back too, so that a refused request consumes nothing.
+   * batch); a refusal gives that back too, so that a refused request consumes nothing. Answers at once
+   * when the counters are in this process and the request is admitted.
    */
-  consume(subject: string, limits: Limits, points: number, held?: number): Promise<Decision>;
+  consume(subject: string, limits: Limits, points: number, held?: number): MaybePromise<Decision>;
   /** Gives back points consumed by an operation that was refused later (by a per-field limit). */
   release(subject: string, points: number): Promise<void>;
 }
@@ -53,66 +55,82 @@ export function createRateLimiter(store: CounterStore, config: Config): RateLimi
     blockSeconds: config.banSeconds,
   });
 
+  function decide(
+    subject: string,
+    limits: Limits,
+    points: number,
+    held: number,
+    [minuteCount, dayCount]: [CounterState, CounterState],
+  ): MaybePromise<Decision> {
+    const minuteOver = minuteCount.consumedPoints > limits.perMinute;
+    const dayOver = dayCount.consumedPoints > limits.perDay;
+    const refused = minuteOver || dayOver;
+    const released = refused ? points + held : 0;
+    const now = Date.now();
+    const minuteState = windowState(
+      'minute',
+      limits.perMinute,
+      config.minuteSeconds,
+      minuteCount,
+      released,
+      now,
+    );
+    const dayState = windowState('day', limits.perDay, config.daySeconds, dayCount, released, now);
+    const windows = [minuteState, dayState];
+    if (!refused) return { admitted: true, windows };
+    // When both windows refuse, the later reset is the one to wait for.
+    const refusedBy =
+      minuteOver && (!dayOver || minuteState.resetsAt > dayState.resetsAt) ? minuteState : dayState;
+    return refuse(subject, released, { refusedBy, windows, now });
+  }
+
+  async function refuse(
+    subject: string,
+    released: number,
+    { refusedBy, windows, now }: { refusedBy: WindowState; windows: WindowState[]; now: number },
+  ): Promise<Decision> {
+    await Promise.all([minute.reward(subject, released), day.reward(subject, released)]);
+    const ban = await refusals.get(subject);
+    if (ban && ban.consumedPoints > config.banAfterRefusals) {
+      return { admitted: false, code: 'KEY_BANNED', retryAfterSeconds: seconds(ban.msBeforeNext), windows };
+    }
+    try {
+      await refusals.consume(subject);
+    } catch (banStarted) {
+      if (!(banStarted instanceof RateLimiterRes)) throw banStarted;
+      // For the ban, the minute counter is held above any limit: every gateway then refuses the
+      // caller on its first counter, and admitted requests never need to look the ban up.
+      await minute.set(subject, BANNED_COUNT, config.banSeconds);
+      return {
+        admitted: false,
+        code: 'KEY_BANNED',
+        retryAfterSeconds: seconds(banStarted.msBeforeNext),
+        windows,
+      };
+    }
+    return {
+      admitted: false,
+      code: 'RATE_LIMITED',
+      refusedBy,
+      retryAfterSeconds: seconds(refusedBy.resetsAt - now),
+      windows,
+    };
+  }
+
   return {
     async release(subject, points) {
       await Promise.all([minute.reward(subject, points), day.reward(subject, points)]);
     },
 
-    async consume(subject, limits, points, held = 0) {
-      const [minuteCount, dayCount] = await Promise.all([
-        minute.penalty(subject, points),
-        day.penalty(subject, points),
-      ]);
-      const minuteOver = minuteCount.consumedPoints > limits.perMinute;
-      const dayOver = dayCount.consumedPoints > limits.perDay;
-      const refused = minuteOver || dayOver;
-      const released = refused ? points + held : 0;
-      const now = Date.now();
-      const minuteState = windowState(
-        'minute',
-        limits.perMinute,
-        config.minuteSeconds,
-        minuteCount,
-        released,
-        now,
-      );
-      const dayState = windowState('day', limits.perDay, config.daySeconds, dayCount, released, now);
-      const windows = [minuteState, dayState];
-      if (!refused) return { admitted: true, windows };
-
-      await Promise.all([minute.reward(subject, released), day.reward(subject, released)]);
-      const ban = await refusals.get(subject);
-      if (ban && ban.consumedPoints > config.banAfterRefusals) {
-        return { admitted: false, code: 'KEY_BANNED', retryAfterSeconds: seconds(ban.msBeforeNext), windows };
+    consume(subject, limits, points, held = 0) {
+      const minuteCount = minute.penalty(subject, points);
+      const dayCount = day.penalty(subject, points);
+      if (!isPromise(minuteCount) && !isPromise(dayCount)) {
+        return decide(subject, limits, points, held, [minuteCount, dayCount]);
       }
-      const banStarted = await refusals.consume(subject).then(
-        () => null,
-        (rejection: unknown) => {
-          if (rejection instanceof RateLimiterRes) return rejection;
-          throw rejection;
-        },
+      return Promise.all([minuteCount, dayCount]).then((counts) =>
+        decide(subject, limits, points, held, counts),
       );
-      if (banStarted) {
-        // For the ban, the minute counter is held above any limit: every gateway then refuses the
-        // caller on its first counter, and admitted requests never need to look the ban up.
-        await minute.set(subject, BANNED_COUNT, config.banSeconds);
-        return {
-          admitted: false,
-          code: 'KEY_BANNED',
-          retryAfterSeconds: seconds(banStarted.msBeforeNext),
-          windows,
-        };
-      }
-      // When both windows refuse, the later reset is the one to wait for.
-      const refusedBy =
-        minuteOver && (!dayOver || minuteState.resetsAt > dayState.resetsAt) ? minuteState : dayState;
-      return {
-        admitted: false,
-        code: 'RATE_LIMITED',
-        refusedBy,
-        retryAfterSeconds: seconds(refusedBy.resetsAt - now),
-        windows,
-      };
     },
   };
 }
@@ -123,7 +141,7 @@ function windowState(
   policy: Policy,
   limit: number,
   windowSeconds: number,
-  counted: RateLimiterRes,
+  counted: CounterState,
   released: number,
   now: number,
 ): WindowState {

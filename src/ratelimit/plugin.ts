@@ -1,3 +1,4 @@
+import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../errors.ts';
@@ -7,6 +8,7 @@ import { graphqlError } from '../graphql/errors.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
 import type { Limits } from '../keys/plans.ts';
 import type { ActiveKey } from '../keys/repository.ts';
+import { andThen } from '../maybe-promise.ts';
 import { clientIp } from './client-ip.ts';
 import type { RateLimitConfig } from './config.ts';
 import type { CounterStore, Log } from './counters.ts';
@@ -35,10 +37,13 @@ interface Admission {
   limiter: RateLimiter;
 }
 
-// The request's passage, kept on the server context Yoga hands to every hook, which is also (or, in a
-// batch, the prototype of) the GraphQL context the resolvers see.
-const ADMISSION = Symbol('rate-limit admission');
-type Admitted = { [ADMISSION]?: Admission };
+type OnRequestParseDone = (payload: { requestParserResult: unknown }) => MaybePromise<void>;
+
+// The request's passage, found from the caller the layer identified for it: one object per request, set
+// on the server context Yoga hands to every hook, which is also (or, in a batch, the prototype of) the
+// GraphQL context the resolvers see. So the layer adds one field to the server context, the caller that
+// the rest of the gateway reads anyway.
+const admissions = new WeakMap<Caller, Admission>();
 
 /**
  * The rate-limit layer, as the first plugin of the one Yoga instance that serves GraphQL and REST.
@@ -56,13 +61,14 @@ export function createRateLimitPlugin({
   const limiter = createRateLimiter(counters, config);
   const limitField = createFieldLimiter(counters, config);
 
-  async function lookUp(presented: string) {
-    try {
-      return await findKey(presented);
-    } catch (error) {
-      log.warn({ error: String(error) }, 'API key lookup failed');
-      throw new ApiError('UNAVAILABLE', 'The API key cannot be checked right now; retry shortly');
-    }
+  function lookUp(presented: string): MaybePromise<ActiveKey | null> {
+    const key = findKey(presented);
+    return isPromise(key) ? key.catch(keyLookupFailed) : key;
+  }
+
+  function keyLookupFailed(error: unknown): never {
+    log.warn({ error: String(error) }, 'API key lookup failed');
+    throw new ApiError('UNAVAILABLE', 'The API key cannot be checked right now; retry shortly');
   }
 
   function admissionOfKey(key: ActiveKey, ip: string): Admission {
@@ -87,14 +93,15 @@ export function createRateLimitPlugin({
     };
   }
 
-  async function count(admission: Admission, points: number): Promise<void> {
-    let decision: Decision;
-    try {
-      decision = await limiter.consume(admission.subject, admission.limits, points, admission.held);
-    } catch (error) {
-      log.warn({ error: String(error) }, 'rate-limit store failed (RATE_LIMIT_ON_REDIS_FAILURE=closed)');
-      throw new ApiError('UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly');
+  function count(admission: Admission, points: number): MaybePromise<void> {
+    const decision = limiter.consume(admission.subject, admission.limits, points, admission.held);
+    if (isPromise(decision)) {
+      return decision.then((settled) => record(admission, points, settled), storeFailed);
     }
+    record(admission, points, decision);
+  }
+
+  function record(admission: Admission, points: number, decision: Decision): void {
     admission.decision = decision;
     if (decision.admitted) {
       admission.held += points;
@@ -105,29 +112,52 @@ export function createRateLimitPlugin({
     throw new ApiError(decision.code, refusalMessage(decision, admission.caller));
   }
 
+  function storeFailed(error: unknown): never {
+    log.warn({ error: String(error) }, 'rate-limit store failed (RATE_LIMIT_ON_REDIS_FAILURE=closed)');
+    throw new ApiError('UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly');
+  }
+
   /**
    * Identifies the caller and counts the request. A key that names no active key is refused, but the request
    * still counts against the client address, as an anonymous one would: its response carries that quota's
    * headers, and guessing keys is rate-limited like any other traffic.
    */
-  async function enter(request: Request, serverContext: ServerContext & Admitted): Promise<void> {
+  function enter(request: Request, serverContext: ServerContext): MaybePromise<void> {
     const ip = clientIp(request, serverContext.req?.socket.remoteAddress, config.trustProxyHops);
     const presented = request.headers.get('x-api-key');
-    const key = presented === null ? null : await lookUp(presented);
-    const admission = key ? admissionOfKey(key, ip) : anonymousAdmission(ip);
-    serverContext[ADMISSION] = admission;
-    serverContext.caller = admission.caller;
-    await count(admission, 1);
-    if (presented !== null && !key) {
+    if (presented === null) return admit(serverContext, anonymousAdmission(ip));
+    const key = lookUp(presented);
+    if (isPromise(key)) return key.then((found) => admitKey(serverContext, found, ip));
+    return admitKey(serverContext, key, ip);
+  }
+
+  function admitKey(serverContext: ServerContext, key: ActiveKey | null, ip: string): MaybePromise<void> {
+    if (key) return admit(serverContext, admissionOfKey(key, ip));
+    return andThen(admit(serverContext, anonymousAdmission(ip)), () => {
       const message = 'X-API-Key names no active key: check the value, or ask for a new key';
       throw new ApiError('INVALID_API_KEY', message);
-    }
+    });
+  }
+
+  function admit(serverContext: ServerContext, admission: Admission): MaybePromise<void> {
+    admissions.set(admission.caller, admission);
+    serverContext.caller = admission.caller;
+    return count(admission, 1);
+  }
+
+  /** Counts the operations of a batched GraphQL request after its first, once it is parsed. */
+  function countRestOfBatch(serverContext: object): OnRequestParseDone {
+    return ({ requestParserResult: parsed }) => {
+      // A batch Yoga is about to refuse runs nothing, so only its first count stands.
+      if (!Array.isArray(parsed) || parsed.length < 2 || parsed.length > MAX_BATCH_SIZE) return;
+      return andThen(count(admissionOf(serverContext), parsed.length - 1), () => {}, rethrowAsGraphQLError);
+    };
   }
 
   return {
     onRequest({ request, serverContext, url, endResponse, fetchAPI }) {
       if (isGraphQLPath(url.pathname)) return;
-      return enter(request, serverContext).catch((error: unknown) => {
+      const refuse = (error: unknown) => {
         if (!(error instanceof ApiError)) throw error;
         endResponse(
           new fetchAPI.Response(JSON.stringify(error.toBody()), {
@@ -135,28 +165,27 @@ export function createRateLimitPlugin({
             headers: { 'Content-Type': 'application/json; charset=utf-8' },
           }),
         );
-      });
+      };
+      try {
+        return andThen(enter(request, serverContext), () => {}, refuse);
+      } catch (error) {
+        refuse(error);
+      }
     },
 
-    async onRequestParse({ request, serverContext }) {
+    // Refusals thrown while Yoga parses become GraphQL error responses with their HTTP status.
+    onRequestParse({ request, serverContext }) {
+      const hooks = { onRequestParseDone: countRestOfBatch(serverContext) };
       try {
-        await enter(request, serverContext);
+        const entered = enter(request, serverContext);
+        return isPromise(entered) ? entered.then(() => hooks, rethrowAsGraphQLError) : hooks;
       } catch (error) {
         rethrowAsGraphQLError(error);
       }
-      return {
-        onRequestParseDone({ requestParserResult }) {
-          const admission = admissionOf(serverContext);
-          if (!Array.isArray(requestParserResult)) return;
-          // A batch Yoga is about to refuse runs nothing, so only its first count stands.
-          if (requestParserResult.length < 2 || requestParserResult.length > MAX_BATCH_SIZE) return;
-          return count(admission, requestParserResult.length - 1).catch(rethrowAsGraphQLError);
-        },
-      };
     },
 
     onResponse({ serverContext, response }) {
-      const admission = (serverContext as Admitted)[ADMISSION];
+      const admission = serverContext.caller && admissions.get(serverContext.caller);
       if (!admission?.decision) return;
       setRateLimitHeaders(response.headers, admission.decision.windows);
       if (admission.retryAfterSeconds !== undefined) {
@@ -199,8 +228,8 @@ export async function limitField(
 }
 
 /** The admission of the request a server or GraphQL context belongs to. */
-function admissionOf(context: object): Admission {
-  const admission = (context as Admitted)[ADMISSION];
+function admissionOf(context: { caller?: Caller }): Admission {
+  const admission = context.caller && admissions.get(context.caller);
   if (!admission) throw new Error('This request did not pass through the rate-limit plugin');
   return admission;
 }

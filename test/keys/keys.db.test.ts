@@ -41,6 +41,8 @@ describe('API keys', () => {
     const answers = await Promise.all([lookup(key), lookup(key), lookup(key)]);
     expect(answers).toEqual(Array(3).fill(active));
     expect(queries).toHaveLength(1);
+    // Once known, the answer comes at once, not as a promise: every request with a key waits on it.
+    expect(lookup(key)).toEqual(active);
 
     expect(await lookup('psk_short')).toBeNull();
     expect(await lookup(`${key}x`)).toBeNull();

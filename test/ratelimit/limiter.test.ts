@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CounterStore } from '../../src/ratelimit/counters.ts';
@@ -8,7 +9,10 @@ import { freshSubject, openStore, REDIS_KEY_PREFIX, REDIS_URL, type StoreKind } 
 const config = { minuteSeconds: 60, daySeconds: 86_400, banAfterRefusals: 30, banSeconds: 600 };
 const free = { perMinute: 60, perDay: 1000 };
 
-async function consumeSequentially(consume: () => Promise<Decision>, times: number): Promise<Decision[]> {
+async function consumeSequentially(
+  consume: () => MaybePromise<Decision>,
+  times: number,
+): Promise<Decision[]> {
   const decisions: Decision[] = [];
   for (let i = 0; i < times; i++) decisions.push(await consume());
   return decisions;
@@ -166,7 +170,7 @@ describe('rate limiter on one Redis shared by two gateway processes', () => {
     const subject = freshSubject();
     const limits = { perMinute: 1, perDay: 100 };
     const decisions = await consumeSequentially(
-      () => first?.consume(subject, limits, 1) as Promise<Decision>,
+      () => first?.consume(subject, limits, 1) as MaybePromise<Decision>,
       3,
     );
     expect(decisions.map((d) => (d.admitted ? 'ok' : d.code))).toEqual(['ok', 'RATE_LIMITED', 'KEY_BANNED']);
