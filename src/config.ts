@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './db/target.ts';
-import { DEFAULT_PETS_BY_ID_DEPRECATION } from './graphql/deprecation.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION } from './deprecation.ts';
 import { loadRateLimitConfig } from './ratelimit/config.ts';
 
 const instant = z
@@ -87,12 +87,18 @@ export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
+  // Both checked before either is reported, so that one start names every problem.
+  const rateLimit = settingsOrProblem(() => loadRateLimitConfig(env));
+  if (!parsed.success || rateLimit instanceof ConfigError) {
+    const problems = (parsed.error?.issues ?? []).map((issue) => {
       const name = String(issue.path[0]);
       return `  ${name}=${JSON.stringify(redact(env[name] ?? ''))}: ${issue.message}`;
     });
-    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+    const reports = [
+      ...(problems.length > 0 ? [`Invalid configuration:\n${problems.join('\n')}`] : []),
+      ...(rateLimit instanceof ConfigError ? [rateLimit.message] : []),
+    ];
+    throw new ConfigError(reports.join('\n'));
   }
   const { HOST, PORT, DATABASE_URL, NODE_ENV, SEED_DEMO_DATA } = parsed.data;
   return {
@@ -104,7 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Serving processes: 1 serves in this process; more makes it a node:cluster primary of that many workers. */
     workers: parsed.data.WORKERS,
     domainsFile: parsed.data.DOMAINS_CONFIG || undefined,
-    rateLimit: loadRateLimitConfig(env),
+    rateLimit,
     petsByIdDeprecation: {
       deprecatedAt: parsed.data.PETS_BY_ID_DEPRECATED_AT,
       sunsetAt: parsed.data.PETS_BY_ID_SUNSET_AT,
@@ -129,4 +135,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** Query results kept while the store is unchanged (SQLite only; see graphql/plugins/response-cache.ts). */
     responseCacheEntries: parsed.data.RESPONSE_CACHE_ENTRIES,
   };
+}
+
+function settingsOrProblem<T>(load: () => T): T | ConfigError {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
 }

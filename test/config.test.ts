@@ -74,8 +74,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgresql://u:secret@db/x?schema=a-b' })).not.toThrow(/secret/);
   });
 
-  it('lists every problem at once', () => {
+  it('lists every problem at once, the rate-limit settings included', () => {
     expect(() => loadConfig({ PORT: 'x', HOST: '' })).toThrow(/HOST.*\n.*PORT|PORT.*\n.*HOST/);
+    expect(() => loadConfig({ PORT: 'x', RATE_LIMIT_BAN_AFTER: '0' })).toThrow(
+      [
+        'Invalid configuration:',
+        '  PORT="x": must be a whole number from 0 to 65535',
+        'Invalid rate-limit configuration:',
+        '  RATE_LIMIT_BAN_AFTER: must be a whole number >= 1',
+      ].join('\n'),
+    );
+    expect(() => loadConfig({ RATE_LIMIT_BAN_AFTER: '0' })).toThrow(
+      /^Invalid rate-limit configuration:\n {2}RATE_LIMIT_BAN_AFTER: must be a whole number >= 1$/,
+    );
   });
 });
 

@@ -17,13 +17,34 @@ interface Replies {
   replies: Reply[];
 }
 
-/** In a worker: sends a payload to the primary's `answerWorkers` for `channel`; resolves with its answer. */
-export function askPrimary<Payload, Answer>(channel: string): (payload: Payload) => Promise<Answer> {
+/**
+ * In a worker: sends a payload to the primary's `answerWorkers` for `channel`; resolves with its answer, or
+ * rejects when none came within `timeoutMs` (a stalled primary must not stall the worker's requests).
+ */
+export function askPrimary<Payload, Answer>(
+  channel: string,
+  { timeoutMs }: { timeoutMs: number },
+): (payload: Payload) => Promise<Answer> {
   if (!process.send) throw new Error('askPrimary runs in a worker forked by a node:cluster primary');
   const send = process.send.bind(process);
-  const pending = new Map<number, { resolve(value: Answer): void; reject(error: Error): void }>();
+  const pending = new Map<
+    number,
+    { resolve(value: Answer): void; reject(error: Error): void; deadline: number }
+  >();
   let queued: Batch['requests'] = [];
   let lastId = 0;
+  // One sweep for all requests, rather than a timer each: the counters ask twice per API request.
+  setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, waiting] of pending) {
+        if (waiting.deadline > now) continue;
+        pending.delete(id);
+        waiting.reject(new Error(`The cluster primary did not answer on ${channel} within ${timeoutMs} ms`));
+      }
+    },
+    Math.max(10, timeoutMs / 4),
+  ).unref();
   process.on('message', (message: unknown) => {
     if (!isOnChannel<Replies>(message, channel) || !Array.isArray(message.replies)) return;
     for (const reply of message.replies) {
@@ -48,7 +69,7 @@ export function askPrimary<Payload, Answer>(channel: string): (payload: Payload)
   return (payload) =>
     new Promise<Answer>((resolve, reject) => {
       const id = ++lastId;
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, deadline: Date.now() + timeoutMs });
       if (queued.length === 0) setImmediate(flush);
       queued.push({ id, payload });
     });

@@ -5,13 +5,15 @@ import { AggregatorRegistry, type PrometheusContentType, type Registry } from 'p
 import { answerWorkers, askPrimary } from '../cluster/ipc.ts';
 
 const CHANNEL = 'petstore:metrics';
+// Longer than prom-client's own 5 s wait for the workers' registries, so that its error is the one reported.
+const PRIMARY_TIMEOUT_MS = 6000;
 
 /** In a worker: the registry the primary gathers, and a function answering the whole gateway's metrics. */
 export function joinClusterMetrics(): { registry: Registry; gatewayMetrics: () => Promise<string> } {
   // Constructing an AggregatorRegistry is what makes prom-client answer the primary's requests in a worker.
   const registry = new AggregatorRegistry<PrometheusContentType>();
   AggregatorRegistry.setRegistries(registry);
-  const ask = askPrimary<null, string>(CHANNEL);
+  const ask = askPrimary<null, string>(CHANNEL, { timeoutMs: PRIMARY_TIMEOUT_MS });
   return { registry, gatewayMetrics: () => ask(null) };
 }
 

@@ -8,6 +8,8 @@ import { answerWorkers, askPrimary } from '../cluster/ipc.ts';
 import type { Counter, CounterState, CounterStore, LimiterOptions } from './counters.ts';
 
 const CHANNEL = 'petstore:counters';
+// The primary answers within a turn of its event loop; past this, requests get 503 UNAVAILABLE.
+const PRIMARY_TIMEOUT_MS = 1000;
 
 type Operation = { key: string | number } & (
   | { method: 'consume' | 'penalty' | 'reward'; points: number }
@@ -59,7 +61,7 @@ function perform(limiter: Counter, call: Operation): MaybePromise<CounterState |
 
 /** In a worker: counters kept by the primary's `serveCounterStore`. */
 export function openClusterCounterStore(): CounterStore {
-  const ask = askPrimary<Call, Outcome>(CHANNEL);
+  const ask = askPrimary<Call, Outcome>(CHANNEL, { timeoutMs: PRIMARY_TIMEOUT_MS });
   return {
     limiter(options) {
       const perform = async (operation: Operation) => {

@@ -113,7 +113,7 @@ export function createRateLimitPlugin({
   }
 
   function storeFailed(error: unknown): never {
-    log.warn({ error: String(error) }, 'rate-limit store failed (RATE_LIMIT_ON_REDIS_FAILURE=closed)');
+    log.warn({ error: String(error) }, 'rate-limit counters unavailable: refusing with 503');
     throw new ApiError('UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly');
   }
 

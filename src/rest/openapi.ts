@@ -1,5 +1,5 @@
+import { type Deprecation, petsByIdReason } from '../deprecation.ts';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
-import { type Deprecation, petsByIdReason } from '../graphql/deprecation.ts';
 import { STABILITY } from '../graphql/stability.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
 import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';

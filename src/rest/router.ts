@@ -8,8 +8,8 @@ import {
   validate,
 } from 'graphql';
 import type { FetchAPI, Plugin, YogaServerInstance } from 'graphql-yoga';
+import type { Deprecation } from '../deprecation.ts';
 import { ApiError, ERROR_STATUS, type ErrorBody, isErrorCode } from '../errors.ts';
-import type { Deprecation } from '../graphql/deprecation.ts';
 import { isGraphQLPath } from '../graphql/endpoint.ts';
 import { maskError } from '../graphql/errors.ts';
 import { stringifyJson } from '../json.ts';

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/keys/repository.ts';
@@ -17,15 +17,19 @@ interface Answer {
 }
 
 /**
- * One request on a connection of its own (no keep-alive), so that node:cluster hands each request to a
- * worker anew.
+ * One request, by default on a connection of its own (no keep-alive), so that node:cluster hands each request
+ * to a worker anew; with `agent`, on that agent's connections.
  */
-function send(url: string, path: string, init: { method?: string; key?: string; body?: unknown } = {}) {
+function send(
+  url: string,
+  path: string,
+  init: { method?: string; key?: string; body?: unknown; agent?: Agent } = {},
+) {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   return new Promise<Answer>((done, fail) => {
     const req = request(`${url}${path}`, {
       method: init.method ?? 'GET',
-      agent: false,
+      agent: init.agent ?? false,
       headers: {
         ...(init.key && { 'x-api-key': init.key }),
         ...(body !== undefined && { 'content-type': 'application/json' }),
@@ -202,6 +206,25 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
     expect(metrics.body).toContain(
       'petstore_http_request_duration_seconds_count{api="graphql",operation="MetricsProbe",status="200"} 30',
     );
+  });
+
+  it('answers 503 UNAVAILABLE while the primary (which keeps the counters) is stalled, and serves once it is back', async () => {
+    // One kept-alive connection, already handed to a worker: a new one would wait for the stopped primary to accept it.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const primary = gateway.child.pid ?? 0;
+    try {
+      expect((await send(gateway.url, '/categories?limit=1', { agent })).status).toBe(200);
+      process.kill(primary, 'SIGSTOP');
+      const started = Date.now();
+      const stalled = await send(gateway.url, '/categories?limit=1', { agent });
+      expect(stalled.status).toBe(503);
+      expect(stalled.body).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      process.kill(primary, 'SIGCONT');
+    }
+    expect((await send(gateway.url, '/categories?limit=1', { agent })).status).toBe(200);
+    agent.destroy();
   });
 
   it('replaces a worker that dies', async () => {

@@ -1,8 +1,8 @@
+import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdReason } from '../../deprecation.ts';
 import { found, invalid } from '../../errors.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
-import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdReason } from '../deprecation.ts';
 import { MAX_PAGE_SIZE, paging } from '../paging.ts';
 import { idArg } from './args.ts';
 
