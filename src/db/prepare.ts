@@ -8,6 +8,6 @@ import { migrate } from './migrate.ts';
 export async function prepareDatabase(config: Config, logger: Logger) {
   const { applied } = await migrate(config.database);
   const db = await openDatabase(config.database.url);
-  if (config.seedDemoData && (await seedDemoCatalogue(db.prisma))) logger.info('seeded the demo catalogue');
+  if (config.seedDemoData && (await seedDemoCatalogue(db))) logger.info('seeded the demo catalogue');
   return { applied, db };
 }

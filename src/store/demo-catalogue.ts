@@ -1,15 +1,16 @@
-import type { Db } from '../db/client.ts';
-import { createCategory } from './categories.ts';
-import { setStock } from './inventory.ts';
-import { createPet } from './pets.ts';
+import type { Database } from '../db/client.ts';
+import type { PetStatus } from '../generated/sqlite/client.ts';
 
-const CATALOGUE = [
+const CATALOGUE: {
+  category: { name: string; description: string };
+  pets: { name: string; stock: number; status?: PetStatus }[];
+}[] = [
   {
     category: { name: 'Dogs', description: 'Loyal companions' },
     pets: [
       { name: 'Rex', stock: 3 },
       { name: 'Bella', stock: 1 },
-      { name: 'Fido', stock: 0, status: 'sold' as const },
+      { name: 'Fido', stock: 0, status: 'sold' },
     ],
   },
   {
@@ -21,23 +22,28 @@ const CATALOGUE = [
   },
   {
     category: { name: 'Birds', description: 'Feathered friends' },
-    pets: [{ name: 'Tweety', stock: 4, status: 'pending' as const }],
+    pets: [{ name: 'Tweety', stock: 4, status: 'pending' }],
   },
 ];
 
+// Taken on PostgreSQL by the transaction that seeds, so that gateways starting together on an empty store
+// seed it once: the others wait, then find it filled. (SQLite's transactions take the write lock as they begin.)
+const SEED_LOCK_ID = 72707370;
+
 /** Fills an empty store with a small catalogue, so that a first start shows data at once. */
-export async function seedDemoCatalogue(prisma: Db): Promise<boolean> {
-  if ((await prisma.category.count()) > 0 || (await prisma.pet.count()) > 0) return false;
-  for (const { category, pets } of CATALOGUE) {
-    const { id: categoryId } = await createCategory(prisma, category);
-    for (const { name, stock, ...rest } of pets) {
-      const pet = await createPet(prisma, {
+export async function seedDemoCatalogue({ prisma, target }: Database): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    if (target.provider === 'postgresql')
+      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(${SEED_LOCK_ID})`;
+    if ((await tx.category.count()) > 0 || (await tx.pet.count()) > 0) return false;
+    for (const { category, pets } of CATALOGUE) {
+      const create = pets.map(({ name, stock, status = 'available' }) => ({
         name,
-        categoryId,
-        status: 'status' in rest ? rest.status : undefined,
-      });
-      await setStock(prisma, pet.id, stock);
+        status,
+        inventory: { create: { quantity: stock } },
+      }));
+      await tx.category.create({ data: { ...category, pets: { create } } });
     }
-  }
-  return true;
+    return true;
+  });
 }

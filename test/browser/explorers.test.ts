@@ -17,7 +17,7 @@ let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
   [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  await seedDemoCatalogue(app.prisma);
+  await seedDemoCatalogue(app.database.db);
   mkdirSync(screenshots, { recursive: true });
 });
 afterAll(async () => {
