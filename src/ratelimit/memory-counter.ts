@@ -10,8 +10,8 @@ interface Window {
  * Fixed-window counters in this process, with rate-limiter-flexible's semantics (consume blocks for
  * `blockSeconds` when it first goes past `points`, and rejects with the counter's state) but answering
  * synchronously. Why not RateLimiterMemory: it keeps the same kind of map, but answers every call with a
- * new promise, and on the path every API request takes the layer then cost 6.3 to 7.5% of a request's CPU
- * time, against 3.1 to 4.5% answering at once (bench/rate-limit-overhead.ts; the budget is 5%). Also unlike
+ * new promise, and on the path every API request takes the layer then cost 6.8 to 7.6% of a request's CPU
+ * time, against 4.0 to 4.8% answering at once (bench/rate-limit-overhead.ts; the budget is 5%). Also unlike
  * RateLimiterMemory, a refund on a window that has ended does nothing (as in the Redis store's script)
  * instead of opening one below zero. One entry per key; ended windows are swept once per window length,
  * so memory follows the keys seen in one window, not the number of requests.
