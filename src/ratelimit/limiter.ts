@@ -16,9 +16,12 @@ export interface WindowState {
   resetsAt: number;
 }
 
+/** The minute window's state and the day window's. */
+export type Windows = [minute: WindowState, day: WindowState];
+
 export type Decision =
-  | { admitted: true; windows: WindowState[] }
-  | ({ admitted: false; retryAfterSeconds: number; windows: WindowState[] } & (
+  | { admitted: true; windows: Windows }
+  | ({ admitted: false; retryAfterSeconds: number; windows: Windows } & (
       | { code: 'RATE_LIMITED'; refusedBy: WindowState }
       | { code: 'KEY_BANNED' }
     ));
@@ -76,7 +79,7 @@ export function createRateLimiter(store: CounterStore, config: Config): RateLimi
       now,
     );
     const dayState = windowState('day', limits.perDay, config.daySeconds, dayCount, released, now);
-    const windows = [minuteState, dayState];
+    const windows: Windows = [minuteState, dayState];
     if (!refused) return { admitted: true, windows };
     // When both windows refuse, the later reset is the one to wait for.
     const refusedBy =
@@ -87,7 +90,7 @@ export function createRateLimiter(store: CounterStore, config: Config): RateLimi
   async function refuse(
     subject: string,
     released: number,
-    { refusedBy, windows, now }: { refusedBy: WindowState; windows: WindowState[]; now: number },
+    { refusedBy, windows, now }: { refusedBy: WindowState; windows: Windows; now: number },
   ): Promise<Decision> {
     await Promise.all([minute.reward(subject, released), day.reward(subject, released)]);
     const ban = await refusals.get(subject);
@@ -155,6 +158,6 @@ function seconds(ms: number): number {
 }
 
 /** The window with fewer requests left; the minute window on a tie. */
-export function tightestWindow(windows: WindowState[]): WindowState {
-  return windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+export function tightestWindow([minute, day]: Windows): WindowState {
+  return day.remaining < minute.remaining ? day : minute;
 }
