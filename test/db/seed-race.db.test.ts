@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { typescriptArgs } from '../support/typescript-process.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -14,15 +12,10 @@ afterAll(() => database.drop());
 
 /** A process of test/support/seed-when-told.ts; resolves once it is ready. */
 async function seeder() {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href,
-      join(root, 'test/support/seed-when-told.ts'),
-    ],
-    { env: { PATH: process.env.PATH, DATABASE_URL: database.url }, stdio: ['pipe', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, typescriptArgs('test/support/seed-when-told.ts'), {
+    env: { PATH: process.env.PATH, DATABASE_URL: database.url },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;

@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-
-const root = resolve(import.meta.dirname, '../..');
+import { join } from 'node:path';
+import { typescriptArgs } from './typescript-process.ts';
 
 export interface LogLine {
   level: string;
@@ -22,25 +20,16 @@ export async function startGatewayProcess(
   options: { workdir?: string } = {},
 ) {
   const workdir = options.workdir ?? mkdtempSync(join(tmpdir(), 'petstore-process-'));
-  // Node with tsx's loader, not the tsx command: that is a parent process of the gateway's, and killing it
-  // (cleanUp's SIGKILL) would leave the gateway running.
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href,
-      join(root, 'src/main.ts'),
-    ],
-    {
-      cwd: workdir,
-      env: {
-        PATH: process.env.PATH,
-        PORT: '0',
-        ...(!options.workdir && { DATABASE_URL: `file:${join(workdir, 'petstore.db')}` }),
-        ...env,
-      },
+  // Killed with cleanUp's SIGKILL: the child must be the gateway itself (see typescriptArgs).
+  const child: ChildProcess = spawn(process.execPath, typescriptArgs('src/main.ts'), {
+    cwd: workdir,
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      ...(!options.workdir && { DATABASE_URL: `file:${join(workdir, 'petstore.db')}` }),
+      ...env,
     },
-  );
+  });
   const lines: LogLine[] = [];
   let stderr = '';
   let pending = '';
