@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
+import { ApiError } from './contract/errors.ts';
 import type { Database } from './db/client.ts';
 import { createDocsRoutes } from './docs/routes.ts';
 import { DomainsRegistry } from './domains/registry.ts';
 import { createHostRouter } from './domains/router.ts';
-import { ApiError } from './errors.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './http/ops.ts';
 import { createKeyLookup } from './keys/lookup.ts';

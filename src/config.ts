@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION } from './contract/pets-by-id.ts';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './db/target.ts';
-import { DEFAULT_PETS_BY_ID_DEPRECATION } from './deprecation.ts';
 import { loadRateLimitConfig } from './ratelimit/config.ts';
 
 const instant = z

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../contract/errors.ts';
 import type { DomainsConfig, Redirect } from './config.ts';
 
 /** Answers the request itself (and returns true) when its Host must be redirected or refused. */

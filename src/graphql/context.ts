@@ -1,10 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Caller } from '../contract/caller.ts';
 import type { Db } from '../db/client.ts';
-
-/** Who is calling: an API key (with its plan) or an anonymous client, identified by IP. */
-export type Caller =
-  | { kind: 'key'; keyId: bigint; plan: string; ip: string }
-  | { kind: 'anonymous'; ip: string };
 
 export interface Context {
   prisma: Db;

@@ -1,14 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { ApiError, ERROR_STATUS, type ErrorCode, isErrorCode } from '../errors.ts';
+import { ApiError, ERROR_STATUS, type ErrorCode, isErrorCode } from '../contract/errors.ts';
 import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
-
-/** A GraphQL error carrying the Error object's code and status; `http` sets the response status too. */
-export function graphqlError(code: ErrorCode, message: string, options: { httpStatus?: boolean } = {}) {
-  const status = ERROR_STATUS[code];
-  return new GraphQLError(message, {
-    extensions: { code, status, ...(options.httpStatus && { http: { status } }) },
-  });
-}
 
 /**
  * Yoga's error mask, applied to every error it returns. Store errors keep their code and message; errors the

@@ -1,4 +1,4 @@
-import { invalid } from '../errors.ts';
+import { invalid } from '../contract/errors.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;

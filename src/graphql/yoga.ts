@@ -1,11 +1,11 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
+import type { Deprecation } from '../contract/pets-by-id.ts';
 import type { Db } from '../db/client.ts';
-import type { Deprecation } from '../deprecation.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Context, ServerContext } from './context.ts';
 import { withPetsByIdDeprecation } from './deprecation.ts';
-import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from './endpoint.ts';
 import { maskError } from './errors.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../contract/errors.ts';
 
 export const payloadTooLarge = (maxBytes: number) =>
   new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxBytes} bytes; send less data per request`);

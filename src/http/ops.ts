@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../contract/errors.ts';
 import type { Database } from '../db/client.ts';
-import { ApiError } from '../errors.ts';
 import type { Logger } from '../observability/logger.ts';
 import { nameOperation } from '../observability/request-context.ts';
 import type { CounterStore } from '../ratelimit/counters.ts';

@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App } from '../app.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../contract/errors.ts';
 
 export interface HttpTimeouts {
   /** Time a client has to send a whole request (headers and body); then 408 and the connection closes. */

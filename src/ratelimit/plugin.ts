@@ -1,10 +1,11 @@
 import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ApiError } from '../errors.ts';
-import type { Caller, ServerContext } from '../graphql/context.ts';
-import { isGraphQLPath, MAX_BATCH_SIZE } from '../graphql/endpoint.ts';
-import { graphqlError } from '../graphql/errors.ts';
+import type { Caller } from '../contract/caller.ts';
+import { isGraphQLPath, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
+import { ApiError } from '../contract/errors.ts';
+import { graphqlError } from '../contract/graphql-error.ts';
+import type { ServerContext } from '../graphql/context.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
 import type { Limits } from '../keys/plans.ts';
 import type { ActiveKey } from '../keys/repository.ts';

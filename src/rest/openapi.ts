@@ -1,6 +1,6 @@
-import { type Deprecation, petsByIdReason } from '../deprecation.ts';
-import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
-import { STABILITY } from '../graphql/stability.ts';
+import { ERROR_STATUS, type ErrorCode } from '../contract/errors.ts';
+import { type Deprecation, petsByIdReason } from '../contract/pets-by-id.ts';
+import { STABILITY } from '../contract/stability.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
 import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
 

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { ApiError, invalid } from '../errors.ts';
+import { ApiError, invalid } from '../contract/errors.ts';
 import { readBody } from '../http/body-limit.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
 import type { QueryParameter } from './routes.ts';

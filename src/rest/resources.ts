@@ -1,4 +1,4 @@
-import { ERROR_STATUS } from '../errors.ts';
+import { ERROR_STATUS } from '../contract/errors.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_QUANTITY } from '../store/validate.ts';
 
 /** The subset of OpenAPI 3.0 Schema Objects that the resources use. */

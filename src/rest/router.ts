@@ -8,11 +8,11 @@ import {
   validate,
 } from 'graphql';
 import type { FetchAPI, Plugin, YogaServerInstance } from 'graphql-yoga';
-import type { Deprecation } from '../deprecation.ts';
-import { ApiError, ERROR_STATUS, type ErrorBody, isErrorCode } from '../errors.ts';
-import { isGraphQLPath } from '../graphql/endpoint.ts';
+import { isGraphQLPath } from '../contract/endpoints.ts';
+import { ApiError, ERROR_STATUS, type ErrorBody, isErrorCode } from '../contract/errors.ts';
+import { stringifyJson } from '../contract/json.ts';
+import type { Deprecation } from '../contract/pets-by-id.ts';
 import { maskError } from '../graphql/errors.ts';
-import { stringifyJson } from '../json.ts';
 import { nameOperation } from '../observability/request-context.ts';
 import { createBodyValidators, parseInt64, parseQuery, readJsonBody } from './request.ts';
 import { pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';

@@ -1,5 +1,5 @@
 import { type DocumentNode, Kind, parse } from 'graphql';
-import type { ErrorCode } from '../errors.ts';
+import type { ErrorCode } from '../contract/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/paging.ts';
 import { type ResourceName, ref, type SchemaObject, selectionOf } from './resources.ts';
 

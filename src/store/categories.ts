@@ -1,5 +1,5 @@
+import { ApiError, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
-import { ApiError, notFound } from '../errors.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { isForeignKeyViolation, orMissing } from './prisma-errors.ts';
 import { MAX_DESCRIPTION_LENGTH, patchOf, requireText } from './validate.ts';

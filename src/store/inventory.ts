@@ -1,5 +1,5 @@
+import { notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
-import { notFound } from '../errors.ts';
 import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
 import { orMissing } from './prisma-errors.ts';
 import { requireQuantity } from './validate.ts';

@@ -1,5 +1,5 @@
+import { ApiError, invalid, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
-import { ApiError, invalid, notFound } from '../errors.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { orMissing } from './prisma-errors.ts';
 import { requireQuantity } from './validate.ts';

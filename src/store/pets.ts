@@ -1,5 +1,5 @@
+import { ApiError, invalid, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
-import { ApiError, invalid, notFound } from '../errors.ts';
 import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
 import { isForeignKeyViolation, orMissing } from './prisma-errors.ts';
 import { patchOf, requireText } from './validate.ts';

@@ -1,4 +1,4 @@
-import { invalid } from '../errors.ts';
+import { invalid } from '../contract/errors.ts';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 2000;

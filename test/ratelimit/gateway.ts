@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
-import type { Caller } from '../../src/graphql/context.ts';
+import type { Caller } from '../../src/contract/caller.ts';
 import { maskError } from '../../src/graphql/errors.ts';
 import { createKeyLookup } from '../../src/keys/lookup.ts';
 import { loadRateLimitConfig } from '../../src/ratelimit/config.ts';

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
-import { ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
+import { ERROR_STATUS, type ErrorCode } from '../../src/contract/errors.ts';
 import type { TestApp } from '../support/app.ts';
 
 export interface RestResponse {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PETS_BY_ID_DEPRECATION } from '../../src/deprecation.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION } from '../../src/contract/pets-by-id.ts';
 import { withPetsByIdDeprecation } from '../../src/graphql/deprecation.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { createOpenApiDocument } from '../../src/rest/openapi.ts';

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../errors.ts';
+import { graphqlError } from '../../contract/graphql-error.ts';
 
 // The content types a web page on another site can POST without a CORS preflight (a form, or fetch in
 // no-cors mode); a missing content type counts as text/plain.

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { stringifyJson } from '../../json.ts';
+import { stringifyJson } from '../../contract/json.ts';
 
 /** Lets Yoga write Int64 values beyond 2^53 as exact JSON numbers (see json.ts). */
 export function useInt64Json(): Plugin {

@@ -1,8 +1,8 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ERROR_STATUS } from '../../errors.ts';
-import { graphqlError } from '../errors.ts';
+import { ERROR_STATUS } from '../../contract/errors.ts';
+import { graphqlError } from '../../contract/graphql-error.ts';
 
 export interface QueryLimits {
   maxDepth: number;

@@ -1,7 +1,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { graphqlError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
-import { graphqlError } from '../errors.ts';
 
 /** Reads are open to anonymous callers; a mutation needs an API key, checked before any resolver runs. */
 export function useWritesNeedKey(): Plugin<Context> {

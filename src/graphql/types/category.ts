@@ -1,4 +1,4 @@
-import { found } from '../../errors.ts';
+import { found } from '../../contract/errors.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../store/categories.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';

@@ -1,8 +1,8 @@
-import { found } from '../../errors.ts';
+import { found } from '../../contract/errors.ts';
+import { describe } from '../../contract/stability.ts';
 import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
-import { describe } from '../stability.ts';
 import { petIdArg } from './args.ts';
 import { PetStatusEnum } from './pet.ts';
 

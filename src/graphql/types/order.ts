@@ -1,4 +1,4 @@
-import { found } from '../../errors.ts';
+import { found } from '../../contract/errors.ts';
 import { limitField } from '../../ratelimit/plugin.ts';
 import { cancelOrder, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';

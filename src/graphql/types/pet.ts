@@ -1,5 +1,5 @@
-import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdReason } from '../../deprecation.ts';
-import { found, invalid } from '../../errors.ts';
+import { found, invalid } from '../../contract/errors.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdReason } from '../../contract/pets-by-id.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
