@@ -1,5 +1,6 @@
 import { BREAK, type DocumentNode, type ExecutionResult, getOperationAST, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 
 export interface ResponseCacheOptions {
   /**
@@ -31,7 +32,7 @@ const CALLER_FIELDS = new Set(['rateLimit']);
  * it copies every result to collect those entities.
  */
 export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOptions): Plugin {
-  const entries = new Map<string, Entry>();
+  const entries = new LRUCache<string, Entry>({ max: maxEntries });
   // Yoga's parse cache and the REST routes hand the same document object for the same text.
   const documentIds = new WeakMap<DocumentNode, string | null>();
   let lastDocumentId = 0;
@@ -58,17 +59,13 @@ export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOpti
       const key = `${id}:${args.operationName ?? ''}:${variablesKey(args.variableValues)}`;
       const entry = entries.get(key);
       if (entry?.storeVersion === version) {
-        entries.delete(key);
-        entries.set(key, entry);
         setResultAndStopExecution({ ...entry.result });
         return;
       }
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result || result.errors?.length) return;
-          entries.delete(key);
           entries.set(key, { storeVersion: version, result });
-          if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
         },
       };
     },
