@@ -1,6 +1,5 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 import { slowUpload } from '../support/slow-upload.ts';
@@ -69,7 +68,7 @@ describe('the gateway process', () => {
 
   it('on SIGTERM stops accepting, lets a request in flight finish, then exits 0', async () => {
     const upload = slowUpload(gateway.port);
-    await sleep(300);
+    await upload.inFlight;
     gateway.child.kill('SIGTERM');
     await gateway.logLine((line) => line.msg.startsWith('shutting down'));
     expect(await answers(gateway.port)).toBe(false);
@@ -97,7 +96,7 @@ describe('a request still unfinished after SHUTDOWN_TIMEOUT_MS', () => {
       () => 'answered',
       (error: NodeJS.ErrnoException) => error.code,
     );
-    await sleep(300);
+    await upload.inFlight;
     const signalled = Date.now();
     gateway.child.kill('SIGTERM');
     expect(await gateway.exited).toBe(0);

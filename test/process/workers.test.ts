@@ -1,5 +1,4 @@
 import { Agent, request } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { placeOrder } from '../../src/store/orders.ts';
@@ -243,7 +242,7 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
 
   it('on SIGTERM lets every worker finish its requests in flight, stops them all, then exits 0', async () => {
     const uploads = [slowUpload(gateway.port), slowUpload(gateway.port)];
-    await sleep(300);
+    for (const upload of uploads) await upload.inFlight;
     gateway.child.kill('SIGTERM');
     for (const pid of workerPids) {
       await gateway.logLine((line) => line.pid === pid && line.msg.startsWith('shutting down'));

@@ -3,8 +3,10 @@ import { request } from 'node:http';
 const QUERY = JSON.stringify({ query: 'query SlowUpload { categories { edges { node { name } } } }' });
 
 /**
- * A POST /graphql whose body arrives in two parts: the first now, the rest when `finish` is called. The
- * request is in flight in between, as with a slow client.
+ * A POST /graphql whose body arrives in two parts: the first once the server has the request, the rest when
+ * `finish` is called. The request is in flight in between, as with a slow client. `inFlight` settles when the
+ * server has taken the request in: it asks for `Expect: 100-continue`, which node:http answers just before it
+ * hands the request to the app.
  */
 export function slowUpload(port: number) {
   const half = Math.floor(QUERY.length / 2);
@@ -13,7 +15,11 @@ export function slowUpload(port: number) {
     host: '127.0.0.1',
     method: 'POST',
     path: '/graphql',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(QUERY) },
+    headers: {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(QUERY),
+      expect: '100-continue',
+    },
   });
   const response = new Promise<{ status: number; connection: string | undefined; body: string }>(
     (done, fail) => {
@@ -27,6 +33,12 @@ export function slowUpload(port: number) {
       req.on('error', fail);
     },
   );
-  req.write(QUERY.slice(0, half));
-  return { response, finish: () => req.end(QUERY.slice(half)) };
+  const inFlight = new Promise<void>((resolve) => {
+    req.once('continue', () => {
+      req.write(QUERY.slice(0, half));
+      resolve();
+    });
+  });
+  req.flushHeaders();
+  return { response, inFlight, finish: () => req.end(QUERY.slice(half)) };
 }
