@@ -21,15 +21,10 @@ interface Entry {
 const CALLER_FIELDS = new Set(['rateLimit']);
 
 /**
- * Answers a query operation (GraphQL or a REST route's) from memory when the same document with the same
- * variables ran before and the store has not changed since: a result is kept with the store version read
- * before it executed, and served only while the version is still the same. So no write, by any process,
- * is ever hidden by the cache, and no time-to-live is needed. Results with errors and operations that
- * read the caller's own state are never kept.
- *
- * Not @envelop/response-cache: it invalidates by the entities a mutation's result names, which misses
- * writes a result does not show (an order changes its pet's inventory), writes by other processes, and
- * it copies every result to collect those entities.
+ * Answers a query operation (GraphQL, or a REST route's) from memory while the store version read before it first
+ * executed has not moved, so no committed write is ever hidden and no time-to-live is needed (docs/database.md).
+ * Not @envelop/response-cache: it invalidates by the entities a mutation returns, which misses side effects and
+ * other processes' writes.
  */
 export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOptions): Plugin {
   const entries = new LRUCache<string, Entry>({ max: maxEntries });
