@@ -36,6 +36,7 @@ export interface DatabaseOptions {
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   const target = parseDatabaseUrl(url);
   const { onQuery } = options;
+  // Around the SQLite patch, not under it: a statement is reported when issued, even while the patch holds it back.
   const observed = <Factory extends PrismaBetterSqlite3 | PrismaPg>(factory: Factory) =>
     onQuery ? observeStatements(factory, onQuery) : factory;
 
