@@ -9,7 +9,11 @@ import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 let database: TestDatabase;
 const issuedWatchers = new Set<(sql: string) => void>();
 beforeAll(async () => {
-  database = await createTestDatabase({ onQuery: (sql) => issuedWatchers.forEach((watch) => watch(sql)) });
+  database = await createTestDatabase({
+    onQuery: (sql) => {
+      for (const watch of issuedWatchers) watch(sql);
+    },
+  });
 });
 afterAll(() => database.drop());
 
