@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import { seedDemoCatalogue } from '../store/demo-catalogue.ts';
 import { openDatabase } from './client.ts';

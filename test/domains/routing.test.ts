@@ -140,7 +140,7 @@ describe('host routing', () => {
   it('refuses an unknown host with 421 and the Error object', async () => {
     const reply = await send(port, 'unknown.example.org', '/pets');
     expect(reply.status).toBe(421);
-    expect(reply.headers['content-type']).toBe('application/json');
+    expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(reply.body)).toEqual({
       code: 'MISDIRECTED_REQUEST',
       message:
