@@ -4,13 +4,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import { gatewayWorkerEnv } from '../cluster/role.ts';
 import type { Config } from '../config/index.ts';
-import { prepareDatabase } from '../db/prepare.ts';
 import { httpUrl } from '../http/listener.ts';
 import { serveClusterMetrics } from '../observability/cluster-metrics.ts';
 import type { Logger } from '../observability/logger.ts';
 import { serveCounterStore } from '../ratelimit/cluster-counters.ts';
 import { openMemoryCounterStore } from '../ratelimit/counters.ts';
 import { announce } from './announce.ts';
+import { prepareDatabase } from './prepare-database.ts';
 import { stopOnSignals } from './signals.ts';
 
 // A worker that dies this soon after it was forked failed to start. So many failed starts in a row are a

@@ -1,7 +1,7 @@
 import type { Config } from '../config/index.ts';
-import { prepareDatabase } from '../db/prepare.ts';
 import type { Logger } from '../observability/logger.ts';
 import { announce } from './announce.ts';
+import { prepareDatabase } from './prepare-database.ts';
 import { serve } from './serve.ts';
 import { stopOnSignals } from './signals.ts';
 

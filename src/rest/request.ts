@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { readBody } from '../contract/body-limit.ts';
 import { ApiError, invalid } from '../contract/errors.ts';
 import { toInt64 } from '../contract/int64.ts';
-import { readBody } from '../http/body-limit.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
 import type { QueryParameter, Route } from './routes.ts';
 
@@ -86,7 +86,7 @@ function parseQuery(parameters: QueryParameter[] = [], search: URLSearchParams):
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-/** The request's JSON body, within the size limit (see http/body-limit.ts). */
+/** The request's JSON body, within the size limit (see contract/body-limit.ts). */
 async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type');
   if (!type || !JSON_MEDIA_TYPE.test(type)) {
