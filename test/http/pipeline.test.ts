@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { Db } from '../../src/db/client.ts';
 import { apiStages } from '../../src/graphql/yoga.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { getWithHost } from '../support/host-request.ts';
 
 // The order of the stages, seen from outside: each test makes two stages disagree about a request and checks
 // which one answered. The anonymous quota is one request a minute, so that the rate limit refuses at once.
@@ -50,17 +50,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function get(host: string, path: string) {
-  const { port } = new URL(app.url);
-  return new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = request({ port, path, setHost: false, headers: { host } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (host: string, path: string) => getWithHost(new URL(app.url).port, host, path);
 
 describe("the HTTP pipeline's stages", () => {
   it('observes every request first, the ones host routing refuses included', async () => {
