@@ -15,7 +15,7 @@ function parseInt64(value: unknown): bigint {
 
 /**
  * 64-bit identifiers. Output is a JSON number; beyond 2^53 the digits are still exact in the response text
- * (see json.ts), so only a client's own JSON parser could round them. Input takes an Int literal, a JSON
+ * (see contract/json.ts), so only a client's own JSON parser could round them. Input takes an Int literal, a JSON
  * number, or a string of digits (for clients that cannot write exact large numbers).
  */
 export const Int64Scalar = new GraphQLScalarType<bigint, bigint | number>({
