@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
-import type { Plugin, YogaServerInstance } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
@@ -58,9 +58,7 @@ export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
 
   return {
     onYogaInit({ yoga }) {
-      runOperation = operationRunner(
-        yoga as unknown as YogaServerInstance<Record<string, unknown>, Record<string, unknown>>,
-      );
+      runOperation = operationRunner(yoga);
       logError = (error) => yoga.logger.error(error);
     },
     onSchemaChange({ schema }) {

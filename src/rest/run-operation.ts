@@ -1,7 +1,7 @@
 import type { DocumentNode, ExecutionResult } from 'graphql';
-import type { YogaServerInstance } from 'graphql-yoga';
+import type { YogaServer } from 'graphql-yoga';
 
-type Yoga = YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
+type Yoga = Pick<YogaServer<Record<string, unknown>, Record<string, unknown>>, 'getEnveloped'>;
 
 export interface Operation {
   document: DocumentNode;
