@@ -6,9 +6,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { parseDatabaseUrl } from '../src/config/database-url.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { parseDatabaseUrl } from '../src/db/target.ts';
 import { REPO_ROOT } from './processes.ts';
 
 const CATEGORIES = 10;

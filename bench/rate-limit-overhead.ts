@@ -10,7 +10,8 @@
 //   path hands it { req, res }; given a single object, yoga.fetch puts a fresh prototype in front of it per
 //   request, which makes every property access on it (the layer's included) megamorphic: nothing production sees.
 //   npx tsx bench/rate-limit-overhead.ts [memory|redis]
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
+import { petsByIdDeprecation } from '../src/contract/pets-by-id.ts';
 import type { ServerContext } from '../src/graphql/context.ts';
 import { createGraphQLServer } from '../src/graphql/yoga.ts';
 import { createKeyLookup } from '../src/keys/lookup.ts';
@@ -46,7 +47,7 @@ const findKey = createKeyLookup(prisma, {
 const gateway = (rateLimit: ReturnType<typeof createRateLimitPlugin>) =>
   createGraphQLServer({
     prisma,
-    petsByIdDeprecation: config.petsByIdDeprecation,
+    petsById: petsByIdDeprecation(config.petsByIdDeprecation),
     rest: {},
     limits: config.graphqlLimits,
     production: true,

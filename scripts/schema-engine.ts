@@ -18,8 +18,8 @@ import type {
   SchemaEngine,
 } from '@prisma/schema-engine-wasm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { DatabaseTarget } from '../src/config/database-url.ts';
 import { type Migration, type MigrationProvider, migrationsDir } from '../src/db/migrate.ts';
-import type { DatabaseTarget } from '../src/db/target.ts';
 
 export function lockfileContent(provider: MigrationProvider): string {
   return [

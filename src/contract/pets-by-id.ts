@@ -1,16 +1,60 @@
-// GET /pets/{petId} and the GraphQL field `pet(id:)` are deprecated in favour of the list filtered by ids.
-// The dates are configuration; these defaults are what the committed schema.graphql shows.
+// GET /pets/{petId} and the GraphQL field `pet(id:)` are deprecated in favour of the list filtered by ids. This
+// module is the one home of that rule: GraphQL, REST and the OpenAPI document ask it what it means.
+import { ApiError } from './errors.ts';
+
 export interface Deprecation {
   deprecatedAt: Date;
   sunsetAt: Date;
 }
 
+/** The dates are configuration; these defaults are what the committed schema.graphql shows. */
 export const DEFAULT_PETS_BY_ID_DEPRECATION: Deprecation = {
   deprecatedAt: new Date('2026-07-01T00:00:00Z'),
   sunsetAt: new Date('2027-07-01T00:00:00Z'),
 };
 
-export function petsByIdReason({ deprecatedAt, sunsetAt }: Deprecation): string {
-  const day = (date: Date) => date.toISOString().slice(0, 10);
-  return `Deprecated since ${day(deprecatedAt)}; sunset on ${day(sunsetAt)}. Use pets(ids: [id]) instead (REST: GET /pets?ids={petId}).`;
+const SUCCESSOR = '/pets?ids={petId}';
+
+/** What the headers of GET /pets/{petId} mean, for the OpenAPI document (`Successor` is sent as `Link`). */
+export const PETS_BY_ID_HEADERS = {
+  Deprecation: 'RFC 9745: `@<Unix seconds>` of the date this operation was deprecated.',
+  Sunset: 'RFC 8594: HTTP-date after which this operation answers 410.',
+  Successor: `\`<${SUCCESSOR}>; rel="successor-version"\`: the operation to use instead.`,
+};
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The deprecation of pet by id on the given dates. */
+export function petsByIdDeprecation({ deprecatedAt, sunsetAt }: Deprecation) {
+  const reason = `Deprecated since ${day(deprecatedAt)}; sunset on ${day(sunsetAt)}. Use pets(ids: [id]) instead (REST: GET ${SUCCESSOR}).`;
+  const deprecation = `@${Math.floor(deprecatedAt.getTime() / 1000)}`;
+  const sunset = sunsetAt.toUTCString();
+  return {
+    /** The GraphQL field's deprecation reason. */
+    reason,
+
+    /** Whether the sunset has passed: the operation then answers 410 ENDPOINT_SUNSET. */
+    isSunset: (now: number = Date.now()) => now >= sunsetAt.getTime(),
+
+    sunsetError: () =>
+      new ApiError('ENDPOINT_SUNSET', `GET /pets/{petId} was retired on ${sunset}; use GET ${SUCCESSOR}`),
+
+    /** On every response of GET /pets/{petId}, errors included: RFC 9745, RFC 8594 and the successor. */
+    headers: (petId: bigint): Record<string, string> => ({
+      Deprecation: deprecation,
+      Sunset: sunset,
+      Link: `<${SUCCESSOR.replace('{petId}', String(petId))}>; rel="successor-version"`,
+    }),
+
+    /** The fields of the OpenAPI operation object that say so. */
+    openApi: {
+      deprecated: true,
+      'x-sunset': sunsetAt.toISOString(),
+      description:
+        `${reason} After the sunset it answers 410 ENDPOINT_SUNSET. Every response carries ` +
+        'the `Deprecation`, `Sunset` and `Link: <…>; rel="successor-version"` headers.',
+    },
+  } as const;
 }
+
+export type PetsByIdDeprecation = ReturnType<typeof petsByIdDeprecation>;

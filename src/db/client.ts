@@ -1,12 +1,12 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { type DatabaseTarget, parseDatabaseUrl } from '../config/database-url.ts';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { withSerializedTransactions } from './sqlite-adapter-patch.ts';
 import { observeStatements } from './statement-observer.ts';
 import { watchStoreVersion } from './store-version.ts';
-import { type DatabaseTarget, parseDatabaseUrl } from './target.ts';
 
 // Both generated clients have the same model API (prisma/postgresql is derived from prisma/schema.prisma);
 // the SQLite client's type is the one the rest of the code is written against.

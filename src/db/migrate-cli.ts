@@ -1,6 +1,6 @@
 // `npm run db:migrate`: applies pending migrations to DATABASE_URL (default: the embedded SQLite file).
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from '../config/database-url.ts';
 import { migrate } from './migrate.ts';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redact } from './target.ts';
 
 const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 try {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import type { DatabaseTarget } from './target.ts';
+import type { DatabaseTarget } from '../config/database-url.ts';
 
 export type MigrationProvider = DatabaseTarget['provider'];
 

@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError } from '../config-error.ts';
+import { ConfigError } from '../config/read.ts';
 import { isHostName, normaliseHostName } from './hostnames.ts';
 
 const hostName = z

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { DomainsConfig, Redirect } from './config.ts';
 
@@ -55,9 +56,7 @@ function redirectTo(
 }
 
 function refuse(res: ServerResponse, message: string): true {
-  const body = JSON.stringify(new ApiError('MISDIRECTED_REQUEST', message).toBody());
-  res.writeHead(421, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  sendError(res, new ApiError('MISDIRECTED_REQUEST', message));
   return true;
 }
 

@@ -1,14 +1,9 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { toInt64 } from '../contract/int64.ts';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-function toInt64(value: unknown): bigint {
-  let parsed: bigint | undefined;
-  if (typeof value === 'bigint') parsed = value;
-  else if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = BigInt(value);
-  else if (typeof value === 'string' && /^-?\d{1,19}$/.test(value)) parsed = BigInt(value);
-  if (parsed === undefined || parsed < INT64_MIN || parsed > INT64_MAX) {
+function parseInt64(value: unknown): bigint {
+  const parsed = toInt64(value);
+  if (parsed === undefined) {
     throw new GraphQLError(
       `Int64 must be a whole number between -2^63 and 2^63-1 (a JSON number, or a string of digits beyond 2^53); got ${JSON.stringify(
         String(value),
@@ -20,7 +15,7 @@ function toInt64(value: unknown): bigint {
 
 /**
  * 64-bit identifiers. Output is a JSON number; beyond 2^53 the digits are still exact in the response text
- * (see json.ts), so only a client's own JSON parser could round them. Input takes an Int literal, a JSON
+ * (see contract/json.ts), so only a client's own JSON parser could round them. Input takes an Int literal, a JSON
  * number, or a string of digits (for clients that cannot write exact large numbers).
  */
 export const Int64Scalar = new GraphQLScalarType<bigint, bigint | number>({
@@ -28,14 +23,14 @@ export const Int64Scalar = new GraphQLScalarType<bigint, bigint | number>({
   description:
     'A 64-bit signed integer, used for identifiers. Serialized as a JSON number (exact digits even beyond 2^53); accepted as a number or a string of digits.',
   serialize: (value) => {
-    const int = toInt64(value);
+    const int = parseInt64(value);
     return int >= BigInt(Number.MIN_SAFE_INTEGER) && int <= BigInt(Number.MAX_SAFE_INTEGER)
       ? Number(int)
       : int;
   },
-  parseValue: toInt64,
+  parseValue: parseInt64,
   parseLiteral: (ast) => {
-    if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return toInt64(ast.value);
+    if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return parseInt64(ast.value);
     throw new GraphQLError('Int64 must be an integer literal or a string of digits');
   },
 });

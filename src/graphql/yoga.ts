@@ -1,7 +1,7 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
-import type { Deprecation } from '../contract/pets-by-id.ts';
+import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Context, ServerContext } from './context.ts';
@@ -37,22 +37,48 @@ const EXPLORER_HEADERS = `{
   // "X-API-Key": "psk_..."
 }`;
 
-/** The GraphQL server: schema, context, error masking, and the plugins of the layers in front of it. */
-export function createGraphQLServer(options: {
+export interface GraphQLServerOptions {
   prisma: Db;
-  petsByIdDeprecation: Deprecation;
+  petsById: PetsByIdDeprecation;
   limits: QueryLimits & { maxBodyBytes: number };
   production: boolean;
   logger: Logger;
-  /** The rate-limit layer: first, so that it identifies the caller and counts before anything else runs. */
+  /** The rate-limit layer, which identifies the caller and counts the request. */
   rateLimit: Plugin<Record<string, never>, ServerContext>;
-  /** The REST adapter: last, so that REST requests pass through every plugin above it. */
+  /** The REST adapter, which answers every path but the GraphQL endpoint. */
   rest: Plugin;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
-}) {
+}
+
+/**
+ * The API's pipeline: Yoga's plugins by stage, in the order their hooks run. Yoga answers GraphiQL's page and
+ * CORS preflights before the first.
+ */
+export function apiStages(options: GraphQLServerOptions) {
+  return {
+    // Names the request for its log line and metrics; answers nothing.
+    'operation names': useOperationNames(),
+    // Identifies the caller and counts, before anything reads the body or runs: a refused request costs little.
+    'rate limit': options.rateLimit,
+    'CSRF prevention': useCsrfPrevention(),
+    'body limit': useBodyLimit(options.limits.maxBodyBytes),
+    'query limits': useQueryLimits(options.limits, { production: options.production }),
+    'client error codes': useClientErrorCodes(),
+    'writes need a key': useWritesNeedKey(),
+    'Int64 JSON': useInt64Json(),
+    // After every plugin with a say in execution, so that a cached result passes through their hooks too.
+    'response cache': options.responseCache ? useResponseCache(options.responseCache) : {},
+    // Last: a REST request has passed every stage above before the adapter answers it, and runs its
+    // operation through them all (rest/run-operation.ts).
+    'REST adapter': options.rest,
+  };
+}
+
+/** The GraphQL server, which serves REST too: schema, context, error masking, and the API's pipeline. */
+export function createGraphQLServer(options: GraphQLServerOptions) {
   return createYoga<ServerContext, Context>({
-    schema: withPetsByIdDeprecation(schema, options.petsByIdDeprecation),
+    schema: withPetsByIdDeprecation(schema, options.petsById),
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     // Yoga's own health check answers every URL that merely ends with this string (/pets/health, ?x=/health),
     // before any plugin runs, so unmetered. /healthz is served by the ops routes instead; a serialized URL never
@@ -75,18 +101,6 @@ export function createGraphQLServer(options: {
       defaultEditorToolsVisibility: 'headers',
     },
     renderGraphiQL,
-    plugins: [
-      useOperationNames(),
-      options.rateLimit,
-      useCsrfPrevention(),
-      useBodyLimit(options.limits.maxBodyBytes),
-      useQueryLimits(options.limits, { production: options.production }),
-      useClientErrorCodes(),
-      useWritesNeedKey(),
-      useInt64Json(),
-      // After every plugin with a say in execution, so that a cached result passes through their hooks too.
-      options.responseCache ? useResponseCache(options.responseCache) : {},
-      options.rest,
-    ],
+    plugins: Object.values(apiStages(options)),
   });
 }

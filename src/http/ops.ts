@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -52,12 +53,10 @@ export function createOpsRoutes(checks: ReadinessCheck[], routes: Record<string,
     if (!route) return false;
     nameOperation(req, 'ops', path);
     if (req.method === 'GET' || req.method === 'HEAD') await route(req, res);
-    else {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
-      res.end(
-        JSON.stringify(new ApiError('METHOD_NOT_ALLOWED', `${path} answers GET and HEAD only`).toBody()),
-      );
-    }
+    else
+      sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${path} answers GET and HEAD only`), {
+        allow: 'GET, HEAD',
+      });
     return true;
   };
 }

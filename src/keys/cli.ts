@@ -1,19 +1,19 @@
 // `npm run --silent apikey -- create|list|revoke`: API keys in DATABASE_URL's database (default: the
 // embedded SQLite file), migrated first. Exit status 2 for a wrong command line, 1 for any other failure.
+import { databasePart } from '../config/database.ts';
+import { rateLimitPart } from '../config/rate-limits.ts';
+import { readConfig } from '../config/read.ts';
 import { openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '../db/target.ts';
-import { loadRateLimitConfig } from '../ratelimit/config.ts';
 import { parseApiKeyCommand, runApiKeyCommand, USAGE, UsageError } from './commands.ts';
 
 try {
   const command = parseApiKeyCommand(process.argv.slice(2));
-  const { plans } = loadRateLimitConfig();
-  const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  await migrate(parseDatabaseUrl(url));
-  const db = await openDatabase(url);
+  const { store, limits } = readConfig({ store: databasePart, limits: rateLimitPart });
+  await migrate(store.database);
+  const db = await openDatabase(store.database.url);
   try {
-    for (const line of await runApiKeyCommand(command, db.prisma, plans)) console.log(line);
+    for (const line of await runApiKeyCommand(command, db.prisma, limits.plans)) console.log(line);
   } finally {
     await db.close();
   }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
+import { type Limits, PLANS, type Plan, type TablePlan } from '../contract/plans.ts';
 import type { Db } from '../db/client.ts';
 import type { ApiKey } from '../generated/sqlite/client.ts';
-import { type Limits, PLANS, type Plan, type TablePlan } from './plans.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './repository.ts';
 
 export const USAGE = `Usage:

@@ -1,7 +1,7 @@
+import { type Limits, PLANS, type Plan, type TablePlan } from '../contract/plans.ts';
 import type { Db } from '../db/client.ts';
 import type { ApiKey } from '../generated/sqlite/client.ts';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key.ts';
-import { type Limits, PLANS, type Plan, type TablePlan } from './plans.ts';
 
 /** A key that may call the API: table plans take their limits from configuration, enterprise keys carry theirs. */
 export type ActiveKey = { id: bigint; plan: TablePlan } | { id: bigint; plan: 'enterprise'; limits: Limits };

@@ -2,8 +2,8 @@ import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { isGatewayWorker } from '../cluster/role.ts';
+import type { RateLimitConfig } from '../config/rate-limits.ts';
 import { openClusterCounterStore } from './cluster-counters.ts';
-import type { RateLimitConfig } from './config.ts';
 import { MemoryCounter } from './memory-counter.ts';
 
 /**

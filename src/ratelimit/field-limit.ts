@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { getFieldIdentity, getGraphQLRateLimiter, type Identity, type Store } from 'graphql-rate-limit';
-import type { RateLimitConfig } from './config.ts';
+import type { RateLimitConfig } from '../config/rate-limits.ts';
 import type { Counter, CounterStore } from './counters.ts';
 
 export interface FieldRefusal {

@@ -1,7 +1,7 @@
 import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { Limits } from '../keys/plans.ts';
-import type { RateLimitConfig } from './config.ts';
+import type { RateLimitConfig } from '../config/rate-limits.ts';
+import type { Limits } from '../contract/plans.ts';
 import type { CounterState, CounterStore } from './counters.ts';
 
 export type Policy = 'minute' | 'day';

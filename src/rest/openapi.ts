@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../contract/errors.ts';
-import { type Deprecation, petsByIdReason } from '../contract/pets-by-id.ts';
+import { PETS_BY_ID_HEADERS, type PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import { STABILITY } from '../contract/stability.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
 import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
@@ -40,9 +40,9 @@ const HEADERS = {
     STRING,
     false,
   ),
-  Deprecation: header('RFC 9745: `@<Unix seconds>` of the date this operation was deprecated.', STRING),
-  Sunset: header('RFC 8594: HTTP-date after which this operation answers 410.', STRING),
-  Successor: header('`</pets?ids={petId}>; rel="successor-version"`: the operation to use instead.', STRING),
+  Deprecation: header(PETS_BY_ID_HEADERS.Deprecation, STRING),
+  Sunset: header(PETS_BY_ID_HEADERS.Sunset, STRING),
+  Successor: header(PETS_BY_ID_HEADERS.Successor, STRING),
 };
 
 type HeaderName = keyof typeof HEADERS;
@@ -58,11 +58,11 @@ const headerRefs = (...names: HeaderName[]) =>
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
 /** The OpenAPI 3.0.3 document of the REST API, built from the route table and the resource schemas. */
-export function createOpenApiDocument(options: { petsByIdDeprecation: Deprecation }) {
+export function createOpenApiDocument(options: { petsById: PetsByIdDeprecation }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
     const method = route.method.toLowerCase();
-    paths[route.path] = { ...paths[route.path], [method]: operation(route, options.petsByIdDeprecation) };
+    paths[route.path] = { ...paths[route.path], [method]: operation(route, options.petsById) };
   }
   return {
     openapi: '3.0.3',
@@ -89,18 +89,14 @@ export function createOpenApiDocument(options: { petsByIdDeprecation: Deprecatio
   };
 }
 
-function operation(route: Route, deprecation: Deprecation) {
+function operation(route: Route, petsById: PetsByIdDeprecation) {
   const stability = STABILITY[rootFieldOf(route)];
-  const deprecated = route.successor !== undefined;
-  const description = deprecated
-    ? `${petsByIdReason(deprecation)} After the sunset it answers 410 ENDPOINT_SUNSET. Every response carries ` +
-      'the `Deprecation`, `Sunset` and `Link: <…>; rel="successor-version"` headers.'
-    : route.description;
+  const deprecated = route.deprecated === 'petsById';
   return {
     tags: [route.tag],
     operationId: route.operationId,
     summary: route.summary,
-    ...(description && { description }),
+    ...(route.description && { description: route.description }),
     parameters: [
       ...pathParametersOf(route.path).map((name) => ({
         name,
@@ -122,7 +118,7 @@ function operation(route: Route, deprecation: Deprecation) {
     }),
     responses: responses(route, deprecated ? (['Deprecation', 'Sunset', 'Successor'] as const) : []),
     security: isWrite(route) ? [{ ApiKey: [] }] : [{}, { ApiKey: [] }],
-    ...(deprecated && { deprecated: true, 'x-sunset': deprecation.sunsetAt.toISOString() }),
+    ...(deprecated && petsById.openApi),
     ...(stability && { 'x-stability': stability }),
     ...(route.hideTryItPanel && { 'x-hideTryItPanel': true }),
   };

@@ -1,17 +1,36 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { readBody } from '../contract/body-limit.ts';
 import { ApiError, invalid } from '../contract/errors.ts';
-import { readBody } from '../http/body-limit.ts';
+import { toInt64 } from '../contract/int64.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
-import type { QueryParameter } from './routes.ts';
+import type { QueryParameter, Route } from './routes.ts';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+/**
+ * The path parameters as variables, each an int64 id; parsed before anything from the raw path can reach a
+ * response header.
+ */
+export function parsePathIds(values: Record<string, string>): Record<string, bigint> {
+  return Object.fromEntries(Object.entries(values).map(([name, text]) => [name, parseInt64(name, text)]));
+}
+
+/** A route's query parameters, and its JSON body as `$input` (within `maxBodyBytes`), as variables. */
+export function createVariableReader(maxBodyBytes: number) {
+  const validateBody = createBodyValidators();
+  return async (route: Route, search: URLSearchParams, request: Request) => {
+    const variables = parseQuery(route.query, search);
+    if (route.body) {
+      const body = validateBody(route.body.schema, await readJsonBody(request, maxBodyBytes));
+      variables.input = { ...route.body.defaults, ...body };
+    }
+    return variables;
+  };
+}
 
 /** Ids in paths and query strings are text, so they are read exactly, beyond 2^53 too. */
-export function parseInt64(name: string, text: string): bigint {
-  const value = /^-?\d{1,19}$/.test(text) ? BigInt(text) : undefined;
-  if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
+function parseInt64(name: string, text: string): bigint {
+  const value = toInt64(text);
+  if (value === undefined) {
     throw invalid(name, `must be a whole number (int64), e.g. 42; got ${JSON.stringify(text)}`);
   }
   return value;
@@ -50,10 +69,7 @@ function parseValue(name: string, schema: SchemaObject, text: string): unknown {
 }
 
 /** The query parameters as variables. Unknown or repeated parameters are refused, so that typos do not pass. */
-export function parseQuery(
-  parameters: QueryParameter[] = [],
-  search: URLSearchParams,
-): Record<string, unknown> {
+function parseQuery(parameters: QueryParameter[] = [], search: URLSearchParams): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   for (const name of new Set(search.keys())) {
     const parameter = parameters.find((p) => p.name === name);
@@ -70,8 +86,8 @@ export function parseQuery(
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-/** The request's JSON body, within the size limit (see http/body-limit.ts). */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+/** The request's JSON body, within the size limit (see contract/body-limit.ts). */
+async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type');
   if (!type || !JSON_MEDIA_TYPE.test(type)) {
     throw new ApiError(
@@ -92,7 +108,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
  * Validators for request bodies, compiled once from the same schemas as the OpenAPI document. Ids are int64,
  * but a JSON parser rounds numbers beyond 2^53: such a value is refused rather than silently changed.
  */
-export function createBodyValidators() {
+function createBodyValidators() {
   // `components` only holds the schemas, as in the OpenAPI document, so that their `$ref`s resolve unchanged.
   const ajv = new Ajv({ strict: true, keywords: ['example', 'components'] });
   addFormats(ajv, ['date-time']);

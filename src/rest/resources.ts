@@ -30,6 +30,13 @@ const int64 = (description: string): SchemaObject => ({
   format: 'int64',
   description: `${description} A JSON number; beyond 2^53 the digits in responses are still exact.`,
 });
+const name = (description: string, example: string): SchemaObject => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_NAME_LENGTH,
+  description,
+  example,
+});
 const object = (description: string, properties: Record<string, SchemaObject>, required: string[] = []) => ({
   type: 'object' as const,
   description,
@@ -41,13 +48,7 @@ const object = (description: string, properties: Record<string, SchemaObject>, r
 const NewPet = object(
   'A pet to create; status defaults to available. Unknown fields are refused.',
   {
-    name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: MAX_NAME_LENGTH,
-      description: "The animal's name.",
-      example: 'Rex',
-    },
+    name: name("The animal's name.", 'Rex'),
     categoryId: int64('Identifier of the category the animal belongs to.'),
     status: ref('PetStatus'),
   },
@@ -57,13 +58,7 @@ const NewPet = object(
 const NewCategory = object(
   'A category to create. Unknown fields are refused.',
   {
-    name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: MAX_NAME_LENGTH,
-      description: 'Category name, e.g. a kind of animal.',
-      example: 'Dogs',
-    },
+    name: name('Category name, e.g. a kind of animal.', 'Dogs'),
     description: {
       type: 'string',
       minLength: 1,

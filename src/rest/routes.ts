@@ -1,4 +1,4 @@
-import { type DocumentNode, Kind, parse } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, getOperationAST, Kind, parse, validate } from 'graphql';
 import type { ErrorCode } from '../contract/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/paging.ts';
 import { type ResourceName, ref, type SchemaObject, selectionOf } from './resources.ts';
@@ -35,8 +35,8 @@ export interface Route {
   success: Success;
   /** Errors particular to this operation; those every operation of its kind can give are in `errorsOf`. */
   errors?: { code: ErrorCode; when: string }[];
-  /** Deprecated in favour of `successor` (a path template over the same parameters); dates are configuration. */
-  successor?: string;
+  /** GET /pets/{petId}: deprecated, and retired after its sunset, as contract/pets-by-id.ts says. */
+  deprecated?: 'petsById';
   hideTryItPanel?: boolean;
 }
 
@@ -109,7 +109,7 @@ export const ROUTES: Route[] = [
     operationId: 'getPetById',
     tag: 'Pets',
     summary: 'Get a pet (deprecated: use GET /pets?ids={petId})',
-    successor: '/pets?ids={petId}',
+    deprecated: 'petsById',
     document: graphql(`query GetPetById($petId: Int64!) { pet(id: $petId) { ${selectionOf('Pet')} } }`),
     success: { kind: 'resource', schema: ref('Pet') },
   },
@@ -367,7 +367,7 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
     hasPathIds && { code: 'NOT_FOUND', when: 'no record has this id' },
     ...(route.errors ?? []),
-    route.successor !== undefined && { code: 'ENDPOINT_SUNSET', when: 'the sunset date has passed' },
+    route.deprecated !== undefined && { code: 'ENDPOINT_SUNSET', when: 'the sunset date has passed' },
     route.body !== undefined && {
       code: 'PAYLOAD_TOO_LARGE',
       when: 'the body is larger than the configured limit',
@@ -385,4 +385,25 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
     { code: 'UNAVAILABLE', when: 'a dependency (database, rate-limit store) is unreachable' },
   ];
   return errors.filter((error) => error !== false);
+}
+
+/**
+ * Fails start-up when a route's operation does not fit the schema, or when its variables are not exactly its
+ * path parameters, query parameters and (with a body) `$input`: a parameter could otherwise be dropped silently.
+ */
+export function checkRoute(schema: GraphQLSchema, route: Route): void {
+  const problems = validate(schema, route.document).map((error) => error.message);
+  const declared = (getOperationAST(route.document)?.variableDefinitions ?? []).map(
+    (v) => v.variable.name.value,
+  );
+  const expected = [
+    ...pathParametersOf(route.path),
+    ...(route.query ?? []).map((p) => p.name),
+    ...(route.body ? ['input'] : []),
+  ];
+  if (declared.sort().join() !== expected.sort().join()) {
+    problems.push(`its variables are ${declared.join(', ')}; its parameters are ${expected.join(', ')}`);
+  }
+  if (problems.length > 0)
+    throw new Error(`REST route ${route.method} ${route.path}: ${problems.join('; ')}`);
 }

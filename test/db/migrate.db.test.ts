@@ -5,9 +5,9 @@ import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { diagnoseMigrationHistory } from '../../scripts/schema-engine.ts';
+import type { DatabaseTarget } from '../../src/config/database-url.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { type Migration, migrate, readMigrations } from '../../src/db/migrate.ts';
-import type { DatabaseTarget } from '../../src/db/target.ts';
 import { createEmptyTestDatabase, type EmptyTestDatabase } from '../support/databases.ts';
 
 let committed: Migration[];

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { getWithHost } from '../support/host-request.ts';
 
 // The whole gateway with DOMAINS_CONFIG set: host routing runs before every other layer.
 const dir = mkdtempSync(join(tmpdir(), 'petstore-domains-'));
@@ -30,20 +30,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function get(host: string, path: string): Promise<{ status: number; location?: string; body: string }> {
-  const { port } = new URL(app.url);
-  return new Promise((resolve, reject) => {
-    const req = request({ port, path, setHost: false, headers: { host } }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = async (host: string, path: string) => {
+  const { status, headers, body } = await getWithHost(new URL(app.url).port, host, path);
+  return { status, location: headers.location, body };
+};
 
 it('serves attached domains and loopback, redirects, and refuses other hosts with 421', async () => {
   expect((await get('shop.example.com', '/pets?limit=1')).status).toBe(200);

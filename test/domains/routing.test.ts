@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,6 +8,7 @@ import { isMainThread } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DomainsRegistry } from '../../src/domains/registry.ts';
 import { createHostRouter } from '../../src/domains/router.ts';
+import { getWithHost } from '../support/host-request.ts';
 
 const domains = {
   primary: 'shop.example.com',
@@ -21,34 +22,6 @@ const domains = {
   platformHost: 'edge.petstore-platform.test',
   certificateAuthority: 'letsencrypt.org',
 };
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function send(port: number, host: string, path = '/', extraHeaders = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({
-      port,
-      path,
-      method: 'GET',
-      setHost: false,
-      headers: { host, ...extraHeaders },
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const messages: string[] = [];
 const log = {
@@ -94,7 +67,7 @@ describe('host routing', () => {
       const { from, to } = domains.redirects.find(
         (redirect) => redirect.status === status,
       ) as (typeof domains.redirects)[0];
-      const reply = await send(port, `${from}:8080`, '/pets/7?fields=name&x=%20y');
+      const reply = await getWithHost(port, `${from}:8080`, '/pets/7?fields=name&x=%20y');
       expect(reply.status).toBe(status);
       expect(reply.headers.location).toBe(`http://${to}/pets/7?fields=name&x=%20y`);
       expect(reply.body).toBe('');
@@ -102,7 +75,7 @@ describe('host routing', () => {
   );
 
   it('redirects to https when a TLS-terminating proxy says the client used https', async () => {
-    const reply = await send(port, 'moved.example.net', '/docs', { 'x-forwarded-proto': 'https' });
+    const reply = await getWithHost(port, 'moved.example.net', '/docs', { 'x-forwarded-proto': 'https' });
     expect(reply.headers.location).toBe('https://shop.example.com/docs');
   });
 
@@ -114,7 +87,7 @@ describe('host routing', () => {
     await once(untrusting, 'listening');
     try {
       const { port: untrustingPort } = untrusting.address() as AddressInfo;
-      const reply = await send(untrustingPort, 'moved.example.net', '/docs', {
+      const reply = await getWithHost(untrustingPort, 'moved.example.net', '/docs', {
         'x-forwarded-proto': 'https',
       });
       expect(reply.headers.location).toBe('http://shop.example.com/docs');
@@ -125,22 +98,22 @@ describe('host routing', () => {
 
   it('serves the primary and the attached domains, whatever the case, port or trailing dot', async () => {
     for (const host of ['shop.example.com', 'EXAMPLE.com:443', 'www.example.com.', 'Www.Example.Com.:4000']) {
-      const reply = await send(port, host, '/pets');
+      const reply = await getWithHost(port, host, '/pets');
       expect(reply.status, host).toBe(200);
       expect(reply.body).toBe(`served ${host} /pets`);
     }
   });
 
   it('compares redirect sources the same way', async () => {
-    const reply = await send(port, 'MOVED.Example.NET.:80', '/');
+    const reply = await getWithHost(port, 'MOVED.Example.NET.:80', '/');
     expect(reply.status).toBe(301);
     expect(reply.headers.location).toBe('http://shop.example.com/');
   });
 
   it('refuses an unknown host with 421 and the Error object', async () => {
-    const reply = await send(port, 'unknown.example.org', '/pets');
+    const reply = await getWithHost(port, 'unknown.example.org', '/pets');
     expect(reply.status).toBe(421);
-    expect(reply.headers['content-type']).toBe('application/json');
+    expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(reply.body)).toEqual({
       code: 'MISDIRECTED_REQUEST',
       message:
@@ -150,9 +123,9 @@ describe('host routing', () => {
   });
 
   it('refuses a parent or child of an attached domain and a Host header that is not a host', async () => {
-    expect((await send(port, 'example.net')).status).toBe(421);
-    expect((await send(port, 'api.shop.example.com')).status).toBe(421);
-    const badHost = await send(port, 'shop.example.com:https');
+    expect((await getWithHost(port, 'example.net')).status).toBe(421);
+    expect((await getWithHost(port, 'api.shop.example.com')).status).toBe(421);
+    const badHost = await getWithHost(port, 'shop.example.com:https');
     expect(badHost.status).toBe(421);
     expect(JSON.parse(badHost.body).message).toBe(
       'The request has no usable Host header; send Host: shop.example.com',
@@ -169,7 +142,7 @@ describe('host routing', () => {
       '[::1]',
       '[::1]:4000',
     ]) {
-      expect((await send(port, host)).status, host).toBe(200);
+      expect((await getWithHost(port, host)).status, host).toBe(200);
     }
   });
 
@@ -178,7 +151,7 @@ describe('host routing', () => {
       if (!createHostRouter(() => null)(req, res)) res.writeHead(200).end();
     }).listen(0, '127.0.0.1');
     await once(open, 'listening');
-    expect((await send((open.address() as AddressInfo).port, 'unknown.example.org')).status).toBe(200);
+    expect((await getWithHost((open.address() as AddressInfo).port, 'unknown.example.org')).status).toBe(200);
     open.close();
   });
 });
@@ -193,23 +166,23 @@ describe('reloading the configuration', () => {
   it('stops serving a removed domain from the next request after SIGHUP', async () => {
     // In a worker thread, process.kill(process.pid) would signal the whole test runner.
     expect(isMainThread).toBe(true);
-    expect((await send(port, 'www.example.com')).status).toBe(200);
+    expect((await getWithHost(port, 'www.example.com')).status).toBe(200);
     writeConfig(withoutWww);
     const signalled = once(process, 'SIGHUP');
     process.kill(process.pid, 'SIGHUP');
     await signalled;
     // The file watch waits out its 200 ms debounce, so this reload is the signal's.
     expect(registry.current.attached).toEqual(['example.com']);
-    expect((await send(port, 'www.example.com')).status).toBe(421);
-    expect((await send(port, 'example.com')).status).toBe(200);
+    expect((await getWithHost(port, 'www.example.com')).status).toBe(421);
+    expect((await getWithHost(port, 'example.com')).status).toBe(200);
   });
 
   it('stops serving a removed domain once the file watch has seen the change', async () => {
-    expect((await send(port, 'www.example.com')).status).toBe(200);
+    expect((await getWithHost(port, 'www.example.com')).status).toBe(200);
     const reloaded = once(registry, 'reload');
     writeConfig(withoutWww);
     await reloaded;
-    expect((await send(port, 'www.example.com')).status).toBe(421);
+    expect((await getWithHost(port, 'www.example.com')).status).toBe(421);
     expect(messages).toContain(`Domains configuration reloaded from ${configPath}`);
   });
 
@@ -223,7 +196,7 @@ describe('reloading the configuration', () => {
     expect(messages.at(-1)).toMatch(
       /Invalid domains configuration[\s\S]*Keeping the previous domains configuration/,
     );
-    expect((await send(port, 'www.example.com')).status).toBe(200);
-    expect((await send(port, 'moved.example.net')).status).toBe(301);
+    expect((await getWithHost(port, 'www.example.com')).status).toBe(200);
+    expect((await getWithHost(port, 'moved.example.net')).status).toBe(301);
   });
 });

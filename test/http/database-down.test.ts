@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { openDatabase } from '../../src/db/client.ts';
-import { listen } from '../../src/http/server.ts';
+import { listen } from '../../src/http/listener.ts';
+import { createPipeline } from '../../src/http/pipeline.ts';
 
 // A gateway whose PostgreSQL does not answer (nothing listens on port 1): requests get 503 UNAVAILABLE, the
 // retryable error, rather than INTERNAL, and /readyz says the gateway is not ready.
 const url = 'postgresql://root@127.0.0.1:1/test';
 const db = await openDatabase(url);
-const app = await createApp({ config: loadConfig({ NODE_ENV: 'test', DATABASE_URL: url }), db });
+const pipeline = await createPipeline({ config: loadConfig({ NODE_ENV: 'test', DATABASE_URL: url }), db });
 let http: Awaited<ReturnType<typeof listen>>;
 beforeAll(async () => {
-  http = await listen(app, '127.0.0.1', 0);
+  http = await listen(pipeline.handle, '127.0.0.1', 0);
 });
 afterAll(async () => {
   await http.close();
-  await app.close();
+  await pipeline.close();
   await db.close();
 });
 

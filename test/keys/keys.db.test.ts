@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PLANS } from '../../src/contract/plans.ts';
 import { hashApiKey } from '../../src/keys/api-key.ts';
 import { parseApiKeyCommand, runApiKeyCommand, UsageError } from '../../src/keys/commands.ts';
 import { createKeyLookup } from '../../src/keys/lookup.ts';
 import { createApiKey, revokeApiKey } from '../../src/keys/repository.ts';
-import { DEFAULT_PLANS } from '../../src/ratelimit/config.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 let database: TestDatabase;

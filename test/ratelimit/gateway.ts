@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
+import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import type { Caller } from '../../src/contract/caller.ts';
 import { maskError } from '../../src/graphql/errors.ts';
 import { createKeyLookup } from '../../src/keys/lookup.ts';
-import { loadRateLimitConfig } from '../../src/ratelimit/config.ts';
 import { type Log, openCounterStore } from '../../src/ratelimit/counters.ts';
 import { createRateLimitPlugin, limitField, rateLimitOf } from '../../src/ratelimit/plugin.ts';
 import { createTestDatabase } from '../support/databases.ts';

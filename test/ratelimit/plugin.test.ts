@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Limits, Plan } from '../../src/keys/plans.ts';
+import type { Limits, Plan } from '../../src/contract/plans.ts';
 import { createApiKey, revokeApiKey } from '../../src/keys/repository.ts';
 import { type Gateway, startGateway } from './gateway.ts';
 import { PrivateRedis } from './redis-server.ts';

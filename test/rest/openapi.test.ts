@@ -1,14 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PETS_BY_ID_DEPRECATION } from '../../src/contract/pets-by-id.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/contract/pets-by-id.ts';
 import { withPetsByIdDeprecation } from '../../src/graphql/deprecation.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { createOpenApiDocument } from '../../src/rest/openapi.ts';
-import { checkRoute } from '../../src/rest/router.ts';
-import { ROUTES, type Route } from '../../src/rest/routes.ts';
+import { checkRoute, ROUTES, type Route } from '../../src/rest/routes.ts';
 
-const document = createOpenApiDocument({ petsByIdDeprecation: DEFAULT_PETS_BY_ID_DEPRECATION });
+const document = createOpenApiDocument({ petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION) });
 type Operation = {
   tags: string[];
   deprecated?: boolean;
@@ -137,10 +136,13 @@ describe('the start-up check of the route table', () => {
 
 describe('the deprecation of pet(id:)', () => {
   it('carries the configured dates and names its successor', () => {
-    const configured = withPetsByIdDeprecation(schema, {
-      deprecatedAt: new Date('2030-01-02T00:00:00Z'),
-      sunsetAt: new Date('2031-03-04T00:00:00Z'),
-    });
+    const configured = withPetsByIdDeprecation(
+      schema,
+      petsByIdDeprecation({
+        deprecatedAt: new Date('2030-01-02T00:00:00Z'),
+        sunsetAt: new Date('2031-03-04T00:00:00Z'),
+      }),
+    );
     const reason = configured.getQueryType()?.getFields().pet?.deprecationReason;
     expect(reason).toContain('2030-01-02');
     expect(reason).toContain('2031-03-04');

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { listen } from '../../src/http/server.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { listen } from '../../src/http/listener.ts';
+import { createPipeline } from '../../src/http/pipeline.ts';
 import { createTestDatabase } from './databases.ts';
 import { createTestKey } from './keys.ts';
 
@@ -28,8 +28,8 @@ export async function startTestApp(
     PLACE_ORDER_PER_MINUTE: '100000',
     ...options.env,
   });
-  const app = await createApp({ config, db: database.db });
-  const http = await listen(app, '127.0.0.1', 0);
+  const pipeline = await createPipeline({ config, db: database.db });
+  const http = await listen(pipeline.handle, '127.0.0.1', 0);
   const apiKey = await createTestKey(database.db.prisma, 'business');
   const prisma = database.db.prisma;
 
@@ -93,7 +93,7 @@ export async function startTestApp(
     count,
     close: async () => {
       await http.close();
-      await app.close();
+      await pipeline.close();
       await database.drop();
     },
   };

@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { type DatabaseTarget, parseDatabaseUrl, redact } from '../../src/config/database-url.ts';
 import { type Database, type DatabaseOptions, openDatabase } from '../../src/db/client.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { type DatabaseTarget, parseDatabaseUrl, redact } from '../../src/db/target.ts';
 
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL || 'postgresql://root@127.0.0.1:5432/test';
 

@@ -1,5 +1,5 @@
+import type { Limits, Plan } from '../../src/contract/plans.ts';
 import type { Db } from '../../src/db/client.ts';
-import type { Limits, Plan } from '../../src/keys/plans.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 
 /** Issues a real API key in the test database and returns the key itself. */

@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
+import { declaresMoreThan, payloadTooLarge, readBody } from '../../contract/body-limit.ts';
 import { ApiError } from '../../contract/errors.ts';
 import { graphqlError } from '../../contract/graphql-error.ts';
-import { declaresMoreThan, payloadTooLarge, readBody } from '../../http/body-limit.ts';
 
 const withHttpStatus = (error: unknown) =>
   error instanceof ApiError ? graphqlError(error.code, error.message, { httpStatus: true }) : error;

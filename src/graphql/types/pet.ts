@@ -1,5 +1,5 @@
 import { found, invalid } from '../../contract/errors.ts';
-import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdReason } from '../../contract/pets-by-id.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../contract/pets-by-id.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
@@ -52,7 +52,7 @@ builder.queryFields((t) => ({
     type: 'Pet',
     nullable: true,
     description: 'One pet by id.',
-    deprecationReason: petsByIdReason(DEFAULT_PETS_BY_ID_DEPRECATION),
+    deprecationReason: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION).reason,
     args: idArg,
     resolve: (query, _root, { id }, { prisma }) =>
       found(prisma.pet.findUnique({ ...query, where: { id } }), 'Pet', id),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadRateLimitConfig } from '../../src/ratelimit/config.ts';
+import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 
 describe('rate-limit configuration', () => {
   it('defaults to the spec plan table, minute and day windows, a 30-refusal / 10-minute ban, memory, failing open', () => {
@@ -44,15 +44,18 @@ describe('rate-limit configuration', () => {
       });
     expect(load).toThrow(
       [
-        'Invalid rate-limit configuration:',
-        '  RATE_LIMIT_PLANS: only free, pro and business have table entries (enterprise limits are set per key)',
-        '  RATE_LIMIT_MINUTE_SECONDS: must be a whole number >= 1',
-        '  RATE_LIMIT_ON_REDIS_FAILURE: Invalid option: expected one of "open"|"closed"',
-        '  REDIS_URL: must start with redis:// or rediss://',
+        'Invalid configuration:',
+        '  RATE_LIMIT_PLANS="{\\"enterprise\\":{\\"perMinute\\":5}}": only free, pro and business have table entries (enterprise limits are set per key)',
+        '  RATE_LIMIT_MINUTE_SECONDS="0": must be a whole number >= 1',
+        '  RATE_LIMIT_ON_REDIS_FAILURE="maybe": Invalid option: expected one of "open"|"closed"',
+        '  REDIS_URL="localhost:6379": must start with redis:// or rediss://',
       ].join('\n'),
     );
     expect(() => loadRateLimitConfig({ RATE_LIMIT_PLANS: '{"free":' })).toThrow(
-      'RATE_LIMIT_PLANS: is not valid JSON',
+      'RATE_LIMIT_PLANS="{\\"free\\":": is not valid JSON',
+    );
+    expect(() => loadRateLimitConfig({ RATE_LIMIT_PLANS: '{"pro":{"perDay":0}}' })).toThrow(
+      'RATE_LIMIT_PLANS="{\\"pro\\":{\\"perDay\\":0}}": pro.perDay: must be a whole number >= 1',
     );
   });
 });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const page = join(import.meta.dirname, 'page');
+const page = import.meta.dirname;
 
 /** The files of the /docs page, by URL path: nothing else is read from disk, whatever the URL. */
 const FILES: Record<string, string> = {
@@ -32,7 +32,7 @@ const CONTENT_SECURITY_POLICY =
  * The REST API reference at /docs: Swagger UI from the gateway's own node_modules (swagger-ui-dist),
  * rendering /openapi.json. Files are read once, on first request.
  */
-export function createDocsRoutes() {
+export function createReferencePageRoutes() {
   const loaded = new Map<string, Buffer>();
   const serve = (file: string) => (req: IncomingMessage, res: ServerResponse) => {
     let body = loaded.get(file);

@@ -2,15 +2,16 @@
 // rate-limit counters (without Redis) and gathers their metrics, forks the workers (which share the listening
 // port), replaces a worker that dies, and on SIGTERM or SIGINT drains them all before it exits.
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from '../config.ts';
-import { prepareDatabase } from '../db/prepare.ts';
-import { httpUrl } from '../http/server.ts';
-import { announce, stopOnSignals } from '../lifecycle.ts';
+import { gatewayWorkerEnv } from '../cluster/role.ts';
+import type { Config } from '../config/index.ts';
+import { httpUrl } from '../http/listener.ts';
 import { serveClusterMetrics } from '../observability/cluster-metrics.ts';
 import type { Logger } from '../observability/logger.ts';
 import { serveCounterStore } from '../ratelimit/cluster-counters.ts';
 import { openMemoryCounterStore } from '../ratelimit/counters.ts';
-import { gatewayWorkerEnv } from './role.ts';
+import { announce } from './announce.ts';
+import { prepareDatabase } from './prepare-database.ts';
+import { stopOnSignals } from './signals.ts';
 
 // A worker that dies this soon after it was forked failed to start. So many failed starts in a row are a
 // fault that more workers will not cure (the port is taken, the database unreachable): the primary gives up.

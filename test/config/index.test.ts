@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { ConfigError } from '../src/config-error.ts';
-import { redact } from '../src/db/target.ts';
+import { redact } from '../../src/config/database-url.ts';
+import { loadConfig } from '../../src/config/index.ts';
+import { ConfigError } from '../../src/config/read.ts';
 
 describe('configuration', () => {
   it('has defaults that need nothing', () => {
@@ -74,19 +74,33 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgresql://u:secret@db/x?schema=a-b' })).not.toThrow(/secret/);
   });
 
-  it('lists every problem at once, the rate-limit settings included', () => {
+  it('lists every problem of every part at once, in one format', () => {
     expect(() => loadConfig({ PORT: 'x', HOST: '' })).toThrow(/HOST.*\n.*PORT|PORT.*\n.*HOST/);
-    expect(() => loadConfig({ PORT: 'x', RATE_LIMIT_BAN_AFTER: '0' })).toThrow(
-      [
-        'Invalid configuration:',
-        '  PORT="x": must be a whole number from 0 to 65535',
-        'Invalid rate-limit configuration:',
-        '  RATE_LIMIT_BAN_AFTER: must be a whole number >= 1',
-      ].join('\n'),
+    expect(() =>
+      loadConfig({ PORT: 'x', RATE_LIMIT_BAN_AFTER: '0', GRAPHQL_MAX_DEPTH: 'deep', SEED_DEMO_DATA: 'yes' }),
+    ).toThrow(
+      new RegExp(
+        `^${[
+          'Invalid configuration:',
+          '  PORT="x": must be a whole number from 0 to 65535',
+          '  SEED_DEMO_DATA="yes": must be true or false',
+          '  GRAPHQL_MAX_DEPTH="deep": must be a whole number of levels >= 1',
+          '  RATE_LIMIT_BAN_AFTER="0": must be a whole number >= 1',
+        ].join('\n')}$`,
+      ),
     );
-    expect(() => loadConfig({ RATE_LIMIT_BAN_AFTER: '0' })).toThrow(
-      /^Invalid rate-limit configuration:\n {2}RATE_LIMIT_BAN_AFTER: must be a whole number >= 1$/,
+  });
+
+  it('names a setting left at its default when a rule between two settings fails', () => {
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000' })).toThrow(
+      'HTTP_HEADERS_TIMEOUT_MS (not set): must not be more than HTTP_REQUEST_TIMEOUT_MS',
     );
+  });
+
+  it('never prints a Redis password either', () => {
+    const load = () => loadConfig({ REDIS_URL: 'http://:hunter2@cache:6379', PORT: 'x' });
+    expect(load).toThrow('REDIS_URL="http://:***@cache:6379/": must start with redis:// or rediss://');
+    expect(load).not.toThrow(/hunter2/);
   });
 });
 

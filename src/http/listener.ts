@@ -1,7 +1,7 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { App } from '../app.ts';
+import { errorResponseBytes } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 
 export interface HttpTimeouts {
@@ -14,11 +14,16 @@ export interface HttpTimeouts {
 }
 
 /**
- * Serves the app over node:http. `close` stops accepting, lets requests in flight finish (answering them with
- * `Connection: close`), and after `graceMs` closes the connections still open; it resolves with how many
- * responses were still unfinished then.
+ * The node:http listener: hands every request to `handle` (the pipeline). `close` stops accepting, lets
+ * requests in flight finish (answering them with `Connection: close`), and after `graceMs` closes the
+ * connections still open; it resolves with how many responses were still unfinished then.
  */
-export async function listen(app: App, host: string, port: number, timeouts: Partial<HttpTimeouts> = {}) {
+export async function listen(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  host: string,
+  port: number,
+  timeouts: Partial<HttpTimeouts> = {},
+) {
   const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = timeouts;
   let closing = false;
   const unfinished = new Set<ServerResponse>();
@@ -34,7 +39,7 @@ export async function listen(app: App, host: string, port: number, timeouts: Par
       unfinished.add(res);
       res.once('close', () => unfinished.delete(res));
       if (closing) res.setHeader('connection', 'close');
-      void app.handle(req, res);
+      void handle(req, res);
     },
   );
   server.on('clientError', answerClientError);
@@ -85,10 +90,5 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? new ApiError('HEADERS_TOO_LARGE', 'The request headers are too large')
         : new ApiError('VALIDATION_FAILED', 'The request is not valid HTTP/1.1');
-  const body = JSON.stringify(refusal.toBody());
-  socket.end(
-    `HTTP/1.1 ${refusal.status} ${refusal.code.replaceAll('_', ' ')}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(errorResponseBytes(refusal));
 }

@@ -1,10 +1,10 @@
 // A worker of the cluster (WORKERS > 1): serves on the port it shares with the other workers. The primary has
 // prepared the database, keeps the rate-limit counters (without Redis) and gathers the metrics.
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import { openDatabase } from '../db/client.ts';
-import { stopOnSignals } from '../lifecycle.ts';
 import type { Logger } from '../observability/logger.ts';
-import { serve } from '../serve.ts';
+import { serve } from './serve.ts';
+import { stopOnSignals } from './signals.ts';
 
 export async function runWorker(config: Config, logger: Logger): Promise<void> {
   const db = await openDatabase(config.database.url);

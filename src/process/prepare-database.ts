@@ -1,8 +1,8 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
+import { openDatabase } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
 import type { Logger } from '../observability/logger.ts';
 import { seedDemoCatalogue } from '../store/demo-catalogue.ts';
-import { openDatabase } from './client.ts';
-import { migrate } from './migrate.ts';
 
 /** Applies pending migrations and, on an empty store, the demo catalogue; answers the open database. */
 export async function prepareDatabase(config: Config, logger: Logger) {

@@ -1,17 +1,4 @@
-// The start and the end of a gateway process, as its log and its signals see them: the single process, the
-// cluster's primary and its workers alike.
-import type { Config } from './config.ts';
-import { redact } from './db/target.ts';
-import type { Logger } from './observability/logger.ts';
-
-/** The gateway's first log lines, once it serves. */
-export function announce(logger: Logger, config: Config, url: string, applied: string[]) {
-  const workers = config.workers > 1 ? `, ${config.workers} workers` : '';
-  logger.info(
-    `Pet Store Gateway on ${url} (database ${redact(config.database.url)}, ${applied.length} migration(s) applied${workers})`,
-  );
-  logger.info(`GraphQL and GraphiQL: ${url}/graphql; REST reference: ${url}/docs`);
-}
+import type { Logger } from '../observability/logger.ts';
 
 /**
  * On the first SIGTERM or SIGINT (or call of the function answered), runs `stop` and exits with

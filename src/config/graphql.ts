@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { wholeNumber } from './values.ts';
+
+const atLeastOne = (unit: string) => wholeNumber({ min: 1, unit });
+
+/** The limits on a GraphQL request, and the response cache. */
+export const graphqlPart = z
+  .object({
+    GRAPHQL_MAX_BODY_BYTES: atLeastOne('bytes').default(64 * 1024),
+    GRAPHQL_MAX_DEPTH: atLeastOne('levels').default(10),
+    GRAPHQL_MAX_COST: atLeastOne('points').default(20_000),
+    GRAPHQL_MAX_ALIASES: atLeastOne('aliases').default(15),
+    GRAPHQL_MAX_DIRECTIVES: atLeastOne('directives').default(50),
+    GRAPHQL_MAX_TOKENS: atLeastOne('tokens').default(2_000),
+    RESPONSE_CACHE_ENTRIES: wholeNumber({ min: 0, unit: 'results', note: '0 turns the cache off' }).default(
+      2_000,
+    ),
+  })
+  .transform((env) => ({
+    graphqlLimits: {
+      maxBodyBytes: env.GRAPHQL_MAX_BODY_BYTES,
+      maxDepth: env.GRAPHQL_MAX_DEPTH,
+      maxCost: env.GRAPHQL_MAX_COST,
+      maxAliases: env.GRAPHQL_MAX_ALIASES,
+      maxDirectives: env.GRAPHQL_MAX_DIRECTIVES,
+      maxTokens: env.GRAPHQL_MAX_TOKENS,
+    },
+    /** Query results kept while the store is unchanged (SQLite only; see graphql/plugins/response-cache.ts). */
+    responseCacheEntries: env.RESPONSE_CACHE_ENTRIES,
+  }));

@@ -1,0 +1,26 @@
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { wholeNumber } from './values.ts';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The process: its mode, its log, how many serving processes, how long a stop may take. */
+export const processPart = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional(),
+    WORKERS: z
+      .string()
+      .regex(/^([1-9]\d*|auto)$/, 'must be a whole number >= 1, or auto (one per CPU)')
+      .transform((workers) => (workers === 'auto' ? availableParallelism() : Number(workers)))
+      .default(1),
+    SHUTDOWN_TIMEOUT_MS: wholeNumber({ min: 1, unit: 'milliseconds' }).default(10_000),
+  })
+  .transform((env) => ({
+    production: env.NODE_ENV === 'production',
+    // Tests start many gateways in one process: their request logs stay off unless asked for.
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    /** Serving processes: 1 serves in this process; more makes it a node:cluster primary of that many workers. */
+    workers: env.WORKERS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  }));

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { DEFAULT_PLANS, type Limits, type TablePlan } from '../contract/plans.ts';
+import { readConfig } from './read.ts';
+import { wholeNumber } from './values.ts';
+
+export interface RateLimitConfig {
+  plans: Record<TablePlan, Limits>;
+  /** Length of the window that the plans' "per minute" counts, in seconds (shorter in tests). */
+  minuteSeconds: number;
+  /** Length of the window that the plans' "per day" counts, in seconds. */
+  daySeconds: number;
+  /** A caller refused more than this many times in one minute window is banned. */
+  banAfterRefusals: number;
+  banSeconds: number;
+  /** How many X-Forwarded-For hops to trust (0: the socket address is the client). */
+  trustProxyHops: number;
+  redisUrl: string | undefined;
+  /** Prefix of the Redis keys, so that separate deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  /** With Redis unreachable: `open` counts in-process per gateway, `closed` refuses with 503. */
+  onRedisFailure: 'open' | 'closed';
+  keyCacheTtlMs: number;
+  keyCacheSize: number;
+  /** Per-field limits inside GraphQL, per caller per minute window, by field name. */
+  fieldLimits: Record<string, number>;
+}
+
+const count = wholeNumber({ min: 1 });
+
+// Inside the JSON of RATE_LIMIT_PLANS the numbers are JSON numbers, not text.
+const planLimit = z.int('must be a whole number >= 1').min(1, 'must be a whole number >= 1');
+const planEntry = z.strictObject({ perMinute: planLimit, perDay: planLimit }).partial().optional();
+
+const planTable = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.strictObject(
+      { free: planEntry, pro: planEntry, business: planEntry },
+      { error: 'only free, pro and business have table entries (enterprise limits are set per key)' },
+    ),
+  );
+
+// An empty variable (`REDIS_URL=`) means unset, as in most deployment tools.
+const withoutEmptyValues = (env: unknown) =>
+  Object.fromEntries(Object.entries(env as Record<string, string>).filter(([, value]) => value !== ''));
+
+/** The plan table, the windows, the ban, where the counters live, and the API key cache. */
+export const rateLimitPart = z.preprocess(
+  withoutEmptyValues,
+  z
+    .object({
+      RATE_LIMIT_PLANS: planTable.optional(),
+      RATE_LIMIT_MINUTE_SECONDS: count.default(60),
+      RATE_LIMIT_DAY_SECONDS: count.default(86_400),
+      RATE_LIMIT_BAN_AFTER: count.default(30),
+      RATE_LIMIT_BAN_SECONDS: count.default(600),
+      RATE_LIMIT_ON_REDIS_FAILURE: z.enum(['open', 'closed']).default('open'),
+      PLACE_ORDER_PER_MINUTE: count.default(10),
+      TRUST_PROXY: wholeNumber({ min: 0 }).default(0),
+      REDIS_URL: z
+        .string()
+        .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+        .optional(),
+      RATE_LIMIT_REDIS_PREFIX: z
+        .string()
+        .regex(/^[\w:.-]+$/, 'must be letters, digits, and _ : . - only')
+        .default('psg'),
+      API_KEY_CACHE_TTL_MS: wholeNumber({ min: 0 }).default(5000),
+      API_KEY_CACHE_SIZE: count.default(10_000),
+    })
+    .transform((env): RateLimitConfig => {
+      const overrides = env.RATE_LIMIT_PLANS ?? {};
+      return {
+        plans: {
+          free: { ...DEFAULT_PLANS.free, ...overrides.free },
+          pro: { ...DEFAULT_PLANS.pro, ...overrides.pro },
+          business: { ...DEFAULT_PLANS.business, ...overrides.business },
+        },
+        minuteSeconds: env.RATE_LIMIT_MINUTE_SECONDS,
+        daySeconds: env.RATE_LIMIT_DAY_SECONDS,
+        banAfterRefusals: env.RATE_LIMIT_BAN_AFTER,
+        banSeconds: env.RATE_LIMIT_BAN_SECONDS,
+        trustProxyHops: env.TRUST_PROXY,
+        redisUrl: env.REDIS_URL,
+        redisKeyPrefix: env.RATE_LIMIT_REDIS_PREFIX,
+        onRedisFailure: env.RATE_LIMIT_ON_REDIS_FAILURE,
+        keyCacheTtlMs: env.API_KEY_CACHE_TTL_MS,
+        keyCacheSize: env.API_KEY_CACHE_SIZE,
+        fieldLimits: { placeOrder: env.PLACE_ORDER_PER_MINUTE },
+      };
+    }),
+);
+
+/** The rate-limit settings alone, for tools and tests that need no other part. */
+export const loadRateLimitConfig = (env: NodeJS.ProcessEnv = process.env) =>
+  readConfig({ rateLimit: rateLimitPart }, env).rateLimit;

@@ -1,0 +1,43 @@
+import type { ServerResponse } from 'node:http';
+import { Response } from '@whatwg-node/fetch';
+import type { ApiError } from './errors.ts';
+
+// The one way an error answer is written, whichever layer answers: the Error object as JSON.
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export type ResponseHeaders = Record<string, string>;
+
+/** Answers a node:http request with the Error object and `headers`. */
+export function sendError(res: ServerResponse, error: ApiError, headers: ResponseHeaders = {}): void {
+  const body = JSON.stringify(error.toBody());
+  res.writeHead(error.status, {
+    ...headers,
+    'content-type': JSON_CONTENT_TYPE,
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/**
+ * The Error object as a fetch Response, for Yoga's hooks. It is the Response class Yoga answers with itself
+ * (@whatwg-node/fetch), which Yoga writes to the socket in one go; a platform Response would be streamed.
+ */
+export function errorResponse(error: ApiError, headers: ResponseHeaders = {}): Response {
+  return new Response(JSON.stringify(error.toBody()), {
+    status: error.status,
+    headers: { ...headers, 'Content-Type': JSON_CONTENT_TYPE },
+  });
+}
+
+/**
+ * The Error object as a whole HTTP/1.1 response, for a connection node:http gave up on before there was a
+ * response object to write to (malformed or too slow); the connection closes after it.
+ */
+export function errorResponseBytes(error: ApiError): string {
+  const body = JSON.stringify(error.toBody());
+  return (
+    `HTTP/1.1 ${error.status} ${error.code.replaceAll('_', ' ')}\r\n` +
+    `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}

@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config/index.ts';
+import { sendError } from '../contract/error-response.ts';
+import { ApiError } from '../contract/errors.ts';
+import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
+import type { Database } from '../db/client.ts';
+import { DomainsRegistry } from '../domains/registry.ts';
+import { createHostRouter } from '../domains/router.ts';
+import { createGraphQLServer } from '../graphql/yoga.ts';
+import { createKeyLookup } from '../keys/lookup.ts';
+import { createLogger, type Logger } from '../observability/logger.ts';
+import { createMetrics } from '../observability/metrics.ts';
+import { createRequestObserver } from '../observability/requests.ts';
+import { openCounterStore } from '../ratelimit/counters.ts';
+import { createRateLimitPlugin } from '../ratelimit/plugin.ts';
+import { createOpenApiDocument } from '../rest/openapi.ts';
+import { useRest } from '../rest/plugin.ts';
+import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
+import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './ops.ts';
+
+/**
+ * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
+ *   1. observe: the request's id, log line and metrics (answers nothing);
+ *   2. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
+ *   3. ops: /healthz, /readyz, /metrics, /openapi.json and /docs, answered without a rate limit;
+ *   4. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
+ *      REST adapter last.
+ */
+export async function createPipeline({
+  config,
+  db,
+  logger = createLogger(config.logLevel),
+}: {
+  config: Config;
+  db: Database;
+  logger?: Logger;
+}) {
+  const metrics = createMetrics(db);
+  const observe = createRequestObserver({ logger, metrics });
+
+  const counters = await openCounterStore(config.rateLimit, logger);
+  const domains = config.domainsFile
+    ? new DomainsRegistry(config.domainsFile, { log: logger }).watch()
+    : null;
+  const routeHost = createHostRouter(() => domains?.current ?? null, {
+    trustProxy: config.rateLimit.trustProxyHops > 0,
+  });
+
+  const petsById = petsByIdDeprecation(config.petsByIdDeprecation);
+  const openApiDocument = JSON.stringify(createOpenApiDocument({ petsById }));
+  const answerOps = createOpsRoutes(
+    [databaseCheck(db), rateLimitStoreCheck(counters)],
+    {
+      '/openapi.json': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApiDocument);
+      },
+      '/metrics': (_req, res) => metrics.respond(res),
+      ...createReferencePageRoutes(),
+    },
+    logger,
+  );
+
+  const api = createGraphQLServer({
+    prisma: db.prisma,
+    petsById,
+    limits: config.graphqlLimits,
+    production: config.production,
+    logger,
+    rateLimit: createRateLimitPlugin({
+      config: config.rateLimit,
+      counters,
+      findKey: createKeyLookup(db.prisma, {
+        ttlMs: config.rateLimit.keyCacheTtlMs,
+        maxEntries: config.rateLimit.keyCacheSize,
+      }),
+      log: logger,
+    }),
+    rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
+    responseCache:
+      db.storeVersion && config.responseCacheEntries > 0
+        ? { storeVersion: db.storeVersion, maxEntries: config.responseCacheEntries }
+        : undefined,
+  });
+
+  /** Never rejects: a failure outside Yoga's own error handling is logged and answered 500 INTERNAL. */
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    observe(req, res);
+    try {
+      if (routeHost(req, res)) return;
+      if (await answerOps(req, res)) return;
+      await api(req, res);
+    } catch (error) {
+      logger.error({ err: error }, 'request failed outside the API layers');
+      if (!res.headersSent) sendError(res, new ApiError('INTERNAL', 'Unexpected error.'));
+      else res.destroy();
+    }
+  }
+
+  /** Releases what the pipeline opened (the database is the caller's). */
+  async function close() {
+    domains?.close();
+    await counters.close();
+  }
+
+  return { handle, close };
+}
+
+export type Pipeline = Awaited<ReturnType<typeof createPipeline>>;

@@ -1,0 +1,59 @@
+import { print } from 'graphql';
+import { ApiError } from '../contract/errors.ts';
+import { pathParametersOf, type Route, rootFieldOf } from './routes.ts';
+
+/** A route ready to run: its root field and its document's text, worked out once at start. */
+export interface CompiledRoute extends Route {
+  field: string;
+  source: string;
+}
+
+interface CompiledPath {
+  template: string;
+  pattern: RegExp;
+  parameters: string[];
+  methods: Map<string, CompiledRoute>;
+  allow: string;
+}
+
+/** The route a request names, with the text of its path parameters; or its refusal (404, 405 with Allow). */
+export type Match =
+  | { route: CompiledRoute; pathValues: Record<string, string> }
+  | { refusal: ApiError; headers: Record<string, string> };
+
+/** Matches requests against the route table: path first (404 when none), then method (405). */
+export function createMatcher(routes: Route[]) {
+  const paths = compilePaths(routes);
+  return function match(method: string, pathname: string): Match {
+    for (const path of paths) {
+      const found = path.pattern.exec(pathname);
+      if (!found) continue;
+      const route = path.methods.get(method);
+      if (!route) {
+        const problem = `${method} is not allowed on ${path.template}; it allows ${path.allow}`;
+        return { refusal: new ApiError('METHOD_NOT_ALLOWED', problem), headers: { Allow: path.allow } };
+      }
+      const pathValues = Object.fromEntries(path.parameters.map((name, i) => [name, found[i + 1] ?? '']));
+      return { route, pathValues };
+    }
+    const problem = `Nothing at ${pathname}; the paths are listed in /openapi.json`;
+    return { refusal: new ApiError('NOT_FOUND', problem), headers: {} };
+  };
+}
+
+function compilePaths(routes: Route[]): CompiledPath[] {
+  const paths = new Map<string, CompiledPath>();
+  for (const route of routes) {
+    const path = paths.get(route.path) ?? {
+      template: route.path,
+      pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '([^/]+)')}$`),
+      parameters: pathParametersOf(route.path),
+      methods: new Map(),
+      allow: '',
+    };
+    path.methods.set(route.method, { ...route, field: rootFieldOf(route), source: print(route.document) });
+    path.allow = [...path.methods.keys()].join(', ');
+    paths.set(route.path, path);
+  }
+  return [...paths.values()];
+}

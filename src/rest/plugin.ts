@@ -1,0 +1,72 @@
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { isGraphQLPath } from '../contract/endpoints.ts';
+import { ApiError } from '../contract/errors.ts';
+import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
+import { nameOperation } from '../observability/request-context.ts';
+import { createMatcher } from './match.ts';
+import { createVariableReader, parsePathIds } from './request.ts';
+import { respond, respondWithError } from './respond.ts';
+import { checkRoute, ROUTES } from './routes.ts';
+import { operationRunner, type RunOperation } from './run-operation.ts';
+
+export interface RestOptions {
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: number;
+  petsById: PetsByIdDeprecation;
+}
+
+/**
+ * The REST adapter, as Yoga's last plugin: a request outside the GraphQL endpoint is matched against the route
+ * table, its parameters and body become the variables of the route's operation, the operation runs through
+ * Yoga (runOperation), and its result becomes the REST response. So REST and GraphQL share the store's logic,
+ * the caller, the limits and the plugins in between.
+ */
+export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
+  const match = createMatcher(ROUTES);
+  const readVariables = createVariableReader(maxBodyBytes);
+  let runOperation: RunOperation;
+  let logError: (error: unknown) => void;
+
+  async function answer(request: Request, url: URL, serverContext: Record<string, unknown>) {
+    const found = match(request.method, url.pathname);
+    if ('refusal' in found) return respondWithError(found.refusal, found.headers);
+    const { route, pathValues } = found;
+    nameOperation(serverContext.req as IncomingMessage | undefined, 'rest', route.operationId);
+    let headers: Record<string, string> = {};
+    try {
+      const pathIds = parsePathIds(pathValues);
+      if (route.deprecated === 'petsById') {
+        headers = petsById.headers(pathIds.petId as bigint);
+        if (petsById.isSunset()) throw petsById.sunsetError();
+      }
+      const variables = { ...(await readVariables(route, url.searchParams, request)), ...pathIds };
+      const result = await runOperation(
+        { document: route.document, source: route.source, variables },
+        request,
+        serverContext,
+      );
+      const [error] = result.errors ?? [];
+      if (error) return respondWithError(error, headers);
+      return respond(route, result.data?.[route.field], url, headers);
+    } catch (error) {
+      if (!(error instanceof ApiError || error instanceof GraphQLError)) logError(error);
+      return respondWithError(error, headers);
+    }
+  }
+
+  return {
+    onYogaInit({ yoga }) {
+      runOperation = operationRunner(yoga);
+      logError = (error) => yoga.logger.error(error);
+    },
+    onSchemaChange({ schema }) {
+      for (const route of ROUTES) checkRoute(schema, route);
+    },
+    onRequest({ request, url, serverContext, endResponse }) {
+      if (isGraphQLPath(url.pathname)) return;
+      return answer(request, url, serverContext as Record<string, unknown>).then(endResponse);
+    },
+  };
+}

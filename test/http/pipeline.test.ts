@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.ts';
+import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/contract/pets-by-id.ts';
+import type { Db } from '../../src/db/client.ts';
+import { apiStages } from '../../src/graphql/yoga.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { getWithHost } from '../support/host-request.ts';
+
+// The order of the stages, seen from outside: each test makes two stages disagree about a request and checks
+// which one answered. The anonymous quota is one request a minute, so that the rate limit refuses at once.
+const dir = mkdtempSync(join(tmpdir(), 'petstore-pipeline-'));
+const domainsFile = join(dir, 'domains.json');
+const MAX_BODY_BYTES = 1000;
+const oversized = JSON.stringify({
+  query: `{ pets { edges { node { id } } } } #${'x'.repeat(MAX_BODY_BYTES)}`,
+});
+let app: TestApp;
+
+beforeAll(async () => {
+  writeFileSync(
+    domainsFile,
+    JSON.stringify({
+      domains: {
+        primary: 'shop.example.com',
+        attached: [],
+        redirects: [],
+        platformHost: 'edge.petstore-platform.test',
+        certificateAuthority: 'letsencrypt.org',
+      },
+    }),
+  );
+  app = await startTestApp({
+    env: {
+      DOMAINS_CONFIG: domainsFile,
+      RATE_LIMIT_PLANS: '{"free":{"perMinute":1}}',
+      GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+      REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    },
+  });
+  // The anonymous caller (this address) spends its one request.
+  expect((await fetch(`${app.url}/pets`)).status).toBe(200);
+  expect((await fetch(`${app.url}/pets`)).status).toBe(429);
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (host: string, path: string) => getWithHost(new URL(app.url).port, host, path);
+
+describe("the HTTP pipeline's stages", () => {
+  it('observes every request first, the ones host routing refuses included', async () => {
+    const refused = await get('elsewhere.example.org', '/pets');
+    expect(refused.status).toBe(421);
+    expect(refused.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('routes by host before the ops endpoints', async () => {
+    expect((await get('elsewhere.example.org', '/healthz')).status).toBe(421);
+    expect((await get('localhost', '/healthz')).status).toBe(200);
+  });
+
+  it('answers the ops endpoints before the API, so without a rate limit', async () => {
+    for (const path of ['/healthz', '/openapi.json', '/docs']) {
+      const response = await fetch(`${app.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('x-ratelimit-limit'), path).toBeNull();
+    }
+  });
+});
+
+describe("the API's stages (Yoga's plugins)", () => {
+  const post = (path: string, body: string, contentType = 'application/json') =>
+    fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+  it('refuses a caller over its quota before anything reads the body', async () => {
+    for (const [what, response] of [
+      ['GraphQL, a body over the limit', await post('/graphql', oversized)],
+      ['GraphQL, a form body', await post('/graphql', 'query={pets{edges{cursor}}}', 'text/plain')],
+      ['GraphQL, a body that is not JSON', await post('/graphql', '{"query":')],
+      ['REST, a body over the limit', await post('/pets', oversized)],
+      ['REST, a body that is not JSON', await post('/pets', '{"name":')],
+    ] as const) {
+      const body = await response.json();
+      expect(response.status, what).toBe(429);
+      expect(body.code ?? body.errors?.[0]?.extensions?.code, what).toBe('RATE_LIMITED');
+    }
+  });
+
+  it('counts REST requests before the REST adapter answers them', async () => {
+    const response = await fetch(`${app.url}/store/inventory`);
+    expect(response.status).toBe(429);
+    expect(await response.json()).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('names its stages in order: the rate limit before the body is read, the REST adapter last', () => {
+    const config = loadConfig({});
+    const stages = apiStages({
+      prisma: {} as Db,
+      petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION),
+      limits: config.graphqlLimits,
+      production: false,
+      logger: createLogger('silent'),
+      rateLimit: {},
+      rest: {},
+    });
+    expect(Object.keys(stages)).toEqual([
+      'operation names',
+      'rate limit',
+      'CSRF prevention',
+      'body limit',
+      'query limits',
+      'client error codes',
+      'writes need a key',
+      'Int64 JSON',
+      'response cache',
+      'REST adapter',
+    ]);
+  });
+});
