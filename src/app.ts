@@ -5,13 +5,14 @@ import type { Database } from './db/client.ts';
 import { createDocsRoutes } from './docs/routes.ts';
 import { DomainsRegistry } from './domains/registry.ts';
 import { createHostRouter } from './domains/router.ts';
+import type { ServerContext } from './graphql/context.ts';
 import { createGraphQLServer } from './graphql/yoga.ts';
 import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './http/ops.ts';
 import { createKeyLookup } from './keys/lookup.ts';
 import { createLogger, type Logger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createRequestObserver } from './observability/requests.ts';
-import { openCounterStore } from './ratelimit/counters.ts';
+import { openCounterStore } from './ratelimit/counters/open.ts';
 import { createRateLimitPlugin } from './ratelimit/plugin.ts';
 import { createOpenApiDocument } from './rest/openapi.ts';
 import { useRest } from './rest/router.ts';
@@ -52,7 +53,7 @@ export async function createApp({
     },
     logger,
   );
-  const rateLimit = createRateLimitPlugin({
+  const rateLimit = createRateLimitPlugin<ServerContext>({
     config: config.rateLimit,
     counters,
     findKey: createKeyLookup(db.prisma, {

@@ -8,8 +8,8 @@ import { httpUrl } from '../http/server.ts';
 import { announce, stopOnSignals } from '../lifecycle.ts';
 import { serveClusterMetrics } from '../observability/cluster-metrics.ts';
 import type { Logger } from '../observability/logger.ts';
-import { serveCounterStore } from '../ratelimit/cluster-counters.ts';
-import { openMemoryCounterStore } from '../ratelimit/counters.ts';
+import { serveCounterStore } from '../ratelimit/counters/cluster.ts';
+import { openMemoryCounterStore } from '../ratelimit/counters/memory.ts';
 import { gatewayWorkerEnv } from './role.ts';
 
 // A worker that dies this soon after it was forked failed to start. So many failed starts in a row are a
