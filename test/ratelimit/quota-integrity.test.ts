@@ -97,6 +97,30 @@ describe('per-field limits count every alias, fragment and batch entry, up front
     expect(await stateOf(petId)).toEqual({ orders: 0, stock: 100 });
   });
 
+  it('counts fields as they execute: @skip and @include, one response key once, the selected operation only', async () => {
+    const key = await createTestKey(app.prisma, 'business');
+    const petId = await petWithStock(100);
+    const skipped = (directive: string) => `s: placeOrder(input: { petId: ${petId} }) ${directive} { id }`;
+    // 10 placeOrder fields: two do not run (@skip, @include), and o0 twice is one response key: 7 calls.
+    const document = `mutation Place($no: Boolean!) {
+      ${orders(petId, 7)} o0: placeOrder(input: { petId: ${petId} }) { id }
+      ${skipped('@skip(if: true)')} t: placeOrder(input: { petId: ${petId} }) @include(if: $no) { id }
+    }
+    mutation Many { ${orders(petId, 15)} }`;
+    const response = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ query: document, operationName: 'Place', variables: { no: false } }),
+    });
+    expect(response.status).toBe(200);
+    expect(Object.keys((await response.json()).data)).toHaveLength(7);
+    expect(await stateOf(petId)).toEqual({ orders: 7, stock: 93 });
+    // 3 left: the selected operation's 4 calls do not fit, whatever the other operation holds.
+    const four = await post(key, `mutation { ${orders(petId, 4)} }`);
+    expectFieldRefusal(four);
+    expect(await stateOf(petId)).toEqual({ orders: 7, stock: 93 });
+  });
+
   it('answers a batch with one admitted and one refused entry 200, the refusal in its entry', async () => {
     const key = await createTestKey(app.prisma, 'business');
     const petId = await petWithStock(100);
