@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIELD_LIMIT } from '../../src/graphql/plugins/field-limits.ts';
+import { schema } from '../../src/graphql/schema.ts';
+import { loadRateLimitConfig } from '../../src/ratelimit/config.ts';
 import type { CounterStore } from '../../src/ratelimit/counters/counter.ts';
 import { createFieldLimiter } from '../../src/ratelimit/field-limits.ts';
 import { freshSubject, openStore, type StoreKind } from './stores.ts';
@@ -67,4 +70,14 @@ describe.each<StoreKind>(['memory', 'redis'])('per-field limit on %s', (kind) =>
       'No per-field rate limit is configured for createPet',
     );
   });
+});
+
+it('has a configured limit for every field the schema marks as limited, and marks placeOrder', () => {
+  const marked = [schema.getQueryType(), schema.getMutationType()].flatMap((root) =>
+    Object.values(root?.getFields() ?? {})
+      .filter((field) => field.extensions[FIELD_LIMIT])
+      .map((field) => field.name),
+  );
+  expect(marked).toEqual(['placeOrder']);
+  expect(Object.keys(loadRateLimitConfig({}).fieldLimits)).toEqual(marked);
 });
