@@ -11,13 +11,14 @@
 //   request, which makes every property access on it (the layer's included) megamorphic: nothing production sees.
 //   npx tsx bench/rate-limit-overhead.ts [memory|redis]
 import { loadConfig } from '../src/config/index.ts';
+import type { Quota } from '../src/contract/caller.ts';
 import { petsByIdDeprecation } from '../src/contract/pets-by-id.ts';
 import type { ServerContext } from '../src/graphql/context.ts';
 import { createGraphQLServer } from '../src/graphql/yoga.ts';
 import { createKeyLookup } from '../src/keys/lookup.ts';
 import { createApiKey } from '../src/keys/repository.ts';
 import { createLogger } from '../src/observability/logger.ts';
-import { openCounterStore } from '../src/ratelimit/counters.ts';
+import { openCounterStore } from '../src/ratelimit/counters/open.ts';
 import { createRateLimitPlugin } from '../src/ratelimit/plugin.ts';
 import { REDIS_URL, silentLog } from '../test/ratelimit/stores.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
@@ -44,7 +45,7 @@ const findKey = createKeyLookup(prisma, {
   ttlMs: config.rateLimit.keyCacheTtlMs,
   maxEntries: config.rateLimit.keyCacheSize,
 });
-const gateway = (rateLimit: ReturnType<typeof createRateLimitPlugin>) =>
+const gateway = (rateLimit: ReturnType<typeof createRateLimitPlugin<ServerContext>>) =>
   createGraphQLServer({
     prisma,
     petsById: petsByIdDeprecation(config.petsByIdDeprecation),
@@ -56,13 +57,16 @@ const gateway = (rateLimit: ReturnType<typeof createRateLimitPlugin>) =>
   });
 const variants = {
   without: gateway({}),
-  with: gateway(createRateLimitPlugin({ config: config.rateLimit, counters, findKey, log: silentLog })),
+  with: gateway(
+    createRateLimitPlugin<ServerContext>({ config: config.rateLimit, counters, findKey, log: silentLog }),
+  ),
 };
-// What node:http hands to Yoga, one per request. Without the layer, the caller it would identify is given.
+// What node:http hands to Yoga, one per request. Without the layer, the caller and quota it would give are given.
 const req = { socket: { remoteAddress: '127.0.0.1' } };
 const caller = { kind: 'key', keyId: 1n, plan: 'enterprise', ip: '127.0.0.1' } as const;
+const quota: Quota = { limit: 1e9, remaining: 1e9, resetAt: new Date(), limitFields: () => undefined };
 const serverContexts = {
-  without: () => ({ req, caller }) as unknown as ServerContext,
+  without: () => ({ req, caller, quota }) as unknown as ServerContext,
   with: () => ({ req }) as unknown as ServerContext,
 };
 const noMoreContext = {} as ServerContext;

@@ -1,8 +1,7 @@
 // Requests from a worker to the cluster primary over node:cluster's IPC channel, each answered once. The
 // channel name keeps apart the users of the one IPC channel (rate-limit counters, metrics, prom-client's own).
-// The requests a worker makes in one turn of its event loop travel in one message, and their answers in one
-// reply: every API request asks for two counters (minute and day), and under load many requests are counted
-// in the same turn, while each IPC message costs both processes a serialization and a system call.
+// The requests of one event-loop turn travel in one message and are answered in one reply, because each IPC
+// message costs both processes a serialization and a system call (figures: docs/rate-limits.md).
 import cluster from 'node:cluster';
 
 interface Batch {
@@ -33,7 +32,7 @@ export function askPrimary<Payload, Answer>(
   >();
   let queued: Batch['requests'] = [];
   let lastId = 0;
-  // One sweep for all requests, rather than a timer each: the counters ask twice per API request.
+  // One sweep for all requests, rather than a timer each: the counters ask on every API request.
   setInterval(
     () => {
       const now = Date.now();

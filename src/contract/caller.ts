@@ -1,4 +1,26 @@
+import type { MaybePromise } from '@whatwg-node/promise-helpers';
+import type { ApiError } from './errors.ts';
+
 /** Who is calling: an API key (with its plan) or an anonymous client, identified by IP. */
 export type Caller =
   | { kind: 'key'; keyId: bigint; plan: string; ip: string }
   | { kind: 'anonymous'; ip: string };
+
+/**
+ * What the caller may still spend, as the rate-limit layer counted this request, and the per-field limits it
+ * keeps. The layer puts it on the server context; GraphQL reads it from its own context.
+ */
+export interface Quota {
+  /** Requests allowed in the caller's tightest window (the one with fewer left; the minute on a tie). */
+  readonly limit: number;
+  /** Requests left in that window, this request counted; never negative, never above `limit`. */
+  readonly remaining: number;
+  /** When that window resets. */
+  readonly resetAt: Date;
+  /**
+   * Takes one operation's calls of per-field-limited fields (count by field name) from the caller's limits,
+   * all or none. Refused, nothing is counted, the operation's own request point is given back, and the answer
+   * is the RATE_LIMITED error to refuse the whole operation with. Called once per operation, before it runs.
+   */
+  limitFields(calls: ReadonlyMap<string, number>): MaybePromise<ApiError | undefined>;
+}

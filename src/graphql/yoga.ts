@@ -10,6 +10,7 @@ import { maskError } from './errors.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
+import { useFieldLimits } from './plugins/field-limits.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
@@ -66,6 +67,8 @@ export function apiStages(options: GraphQLServerOptions) {
     'query limits': useQueryLimits(options.limits, { production: options.production }),
     'client error codes': useClientErrorCodes(),
     'writes need a key': useWritesNeedKey(),
+    // After the key check: an anonymous write must not spend a caller's field limit.
+    'field limits': useFieldLimits(),
     'Int64 JSON': useInt64Json(),
     // After every plugin with a say in execution, so that a cached result passes through their hooks too.
     'response cache': options.responseCache ? useResponseCache(options.responseCache) : {},
@@ -84,9 +87,9 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     // before any plugin runs, so unmetered. /healthz is served by the ops routes instead; a serialized URL never
     // ends with a space, so this turns Yoga's check off.
     healthCheckEndpoint: ' ',
-    context: ({ caller }) => {
-      if (!caller) throw new Error('The rate-limit layer identified no caller for this request');
-      return { prisma: options.prisma, caller };
+    context: ({ caller, quota }) => {
+      if (!caller || !quota) throw new Error('The rate-limit layer identified no caller for this request');
+      return { prisma: options.prisma, caller, quota };
     },
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },

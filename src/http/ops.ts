@@ -4,7 +4,7 @@ import { ApiError } from '../contract/errors.ts';
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../observability/logger.ts';
 import { nameOperation } from '../observability/request-context.ts';
-import type { CounterStore } from '../ratelimit/counters.ts';
+import type { CounterStore } from '../ratelimit/counters/counter.ts';
 
 /**
  * A dependency's state: resolves when it answers (with a note when the gateway serves without it, degraded),

@@ -6,12 +6,13 @@ import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Database } from '../db/client.ts';
 import { DomainsRegistry } from '../domains/registry.ts';
 import { createHostRouter } from '../domains/router.ts';
+import type { ServerContext } from '../graphql/context.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createKeyLookup } from '../keys/lookup.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
 import { createRequestObserver } from '../observability/requests.ts';
-import { openCounterStore } from '../ratelimit/counters.ts';
+import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitPlugin } from '../ratelimit/plugin.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
@@ -66,7 +67,7 @@ export async function createPipeline({
     limits: config.graphqlLimits,
     production: config.production,
     logger,
-    rateLimit: createRateLimitPlugin({
+    rateLimit: createRateLimitPlugin<ServerContext>({
       config: config.rateLimit,
       counters,
       findKey: createKeyLookup(db.prisma, {

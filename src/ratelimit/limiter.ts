@@ -1,155 +1,153 @@
-import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
-import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import type { RateLimitConfig } from '../config/rate-limits.ts';
 import type { Limits } from '../contract/plans.ts';
-import type { CounterState, CounterStore } from './counters.ts';
+import type { Charge, CounterStore, WindowCount, WindowKind } from './counters/counter.ts';
+import { andThen } from './maybe-promise.ts';
 
 export type Policy = 'minute' | 'day';
 
 export interface WindowState {
   policy: Policy;
   limit: number;
-  /** Requests left in the window, never negative. */
+  /** Requests left in the window: from 0 to `limit`. */
   remaining: number;
   windowSeconds: number;
   /** When the window resets, in epoch milliseconds. */
   resetsAt: number;
+  /** The counter store's id of the window, for giving points back to it alone. */
+  id: number;
 }
 
 /** The minute window's state and the day window's. */
 export type Windows = [minute: WindowState, day: WindowState];
 
-export type Decision =
-  | { admitted: true; windows: Windows }
-  | ({ admitted: false; retryAfterSeconds: number; windows: Windows } & (
-      | { code: 'RATE_LIMITED'; refusedBy: WindowState }
-      | { code: 'KEY_BANNED' }
-    ));
+export type Decision = Admitted | Refused;
+
+/** Requests taken from both windows; `windows` says which windows they were taken from. */
+export interface Admitted {
+  admitted: true;
+  points: number;
+  windows: Windows;
+}
+
+export type Refused = { admitted: false; retryAfterSeconds: number; windows: Windows } & (
+  | { code: 'RATE_LIMITED'; refusedBy: WindowState }
+  | { code: 'KEY_BANNED' }
+);
 
 export interface RateLimiter {
   /**
-   * Counts `points` requests of `subject` against its minute and day windows, or refuses them without
-   * counting them. `held` is what the same HTTP request consumed before (the first operation of a
-   * batch); a refusal gives that back too, so that a refused request consumes nothing. Answers at once
-   * when the counters are in this process and the request is admitted.
+   * Takes `points` requests of `subject` from its minute and day windows, or refuses them taking nothing (a
+   * refusal counts towards a ban instead). Answers at once when the counters are in this process.
    */
-  consume(subject: string, limits: Limits, points: number, held?: number): MaybePromise<Decision>;
-  /** Gives back points consumed by an operation that was refused later (by a per-field limit). */
-  release(subject: string, points: number): Promise<void>;
+  admit(subject: string, limits: Limits, points: number): MaybePromise<Decision>;
+  /**
+   * Gives `points` of an admission back to the windows they were taken from; answers, for the minute and
+   * the day window, whether they landed (not when that window has ended since).
+   */
+  giveBack(subject: string, paid: Admitted, points: number): MaybePromise<boolean[]>;
 }
 
 type Config = Pick<RateLimitConfig, 'minuteSeconds' | 'daySeconds' | 'banAfterRefusals' | 'banSeconds'>;
 
-export function createRateLimiter(store: CounterStore, config: Config): RateLimiter {
-  // Limits differ per key, while a rate-limiter-flexible limiter compares against one fixed `points`.
-  // So the two windows are plain atomic counters (penalty = increment, reward = decrement) and the
-  // comparison with the caller's own limits is made here. rate-limiter-flexible counts a refused
-  // consume like an admitted one (its increment is unconditional), so a refusal is undone with a
-  // reward. Concurrent requests can then only see a count that is briefly too high (a spurious refusal
-  // right at the limit while others are being refused), never one too low: no more than the limit
-  // is ever admitted.
-  const minute = store.limiter({ name: 'minute', points: 0, windowSeconds: config.minuteSeconds });
-  const day = store.limiter({ name: 'day', points: 0, windowSeconds: config.daySeconds });
-  // Refusals per minute window; the one that goes past the threshold blocks the key for the ban.
-  const refusals = store.limiter({
-    name: 'refusals',
-    points: config.banAfterRefusals,
-    windowSeconds: config.minuteSeconds,
-    blockSeconds: config.banSeconds,
-  });
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
+export function createRateLimiter(
+  store: CounterStore,
+  config: Config,
+  { now = Date.now }: { now?: () => number } = {},
+): RateLimiter {
+  // The plans' limits differ per caller, so each take names its limits. A ban is a window of its own,
+  // read (0 points) by every admission in the same call as the minute and day windows.
+  const minute: WindowKind = { name: 'minute', seconds: config.minuteSeconds };
+  const day: WindowKind = { name: 'day', seconds: config.daySeconds };
+  const refusals: WindowKind = { name: 'refusals', seconds: config.minuteSeconds };
+  const ban: WindowKind = { name: 'ban', seconds: config.banSeconds };
+  const checkBan: Charge = { window: ban, points: 0, limit: 0 };
+  const countRefusal: Charge[] = [{ window: refusals, points: 1, limit: config.banAfterRefusals }];
+  const startBan: Charge[] = [{ window: ban, points: 1, limit: UNLIMITED }];
 
   function decide(
     subject: string,
     limits: Limits,
     points: number,
-    held: number,
-    [minuteCount, dayCount]: [CounterState, CounterState],
+    [banned, minuteCount, dayCount]: WindowCount[],
+    taken: boolean,
   ): MaybePromise<Decision> {
-    const minuteOver = minuteCount.consumedPoints > limits.perMinute;
-    const dayOver = dayCount.consumedPoints > limits.perDay;
-    const refused = minuteOver || dayOver;
-    const released = refused ? points + held : 0;
-    const now = Date.now();
-    const minuteState = windowState(
-      'minute',
-      limits.perMinute,
-      config.minuteSeconds,
-      minuteCount,
-      released,
-      now,
-    );
-    const dayState = windowState('day', limits.perDay, config.daySeconds, dayCount, released, now);
-    const windows: Windows = [minuteState, dayState];
-    if (!refused) return { admitted: true, windows };
+    const at = now();
+    const windows: Windows = [
+      windowState('minute', limits.perMinute, minute, minuteCount, at),
+      windowState('day', limits.perDay, day, dayCount, at),
+    ];
+    if (taken) return { admitted: true, points, windows };
+    if (banned && banned.count > 0) return banDecision(banned, windows, at);
+    const [minuteState, dayState] = windows;
+    const minuteOver = (minuteCount?.count ?? 0) + points > limits.perMinute;
+    const dayOver = (dayCount?.count ?? 0) + points > limits.perDay;
     // When both windows refuse, the later reset is the one to wait for.
     const refusedBy =
       minuteOver && (!dayOver || minuteState.resetsAt > dayState.resetsAt) ? minuteState : dayState;
-    return refuse(subject, released, { refusedBy, windows, now });
-  }
-
-  async function refuse(
-    subject: string,
-    released: number,
-    { refusedBy, windows, now }: { refusedBy: WindowState; windows: Windows; now: number },
-  ): Promise<Decision> {
-    await Promise.all([minute.reward(subject, released), day.reward(subject, released)]);
-    const ban = await refusals.get(subject);
-    if (ban && ban.consumedPoints > config.banAfterRefusals) {
-      return { admitted: false, code: 'KEY_BANNED', retryAfterSeconds: seconds(ban.msBeforeNext), windows };
-    }
-    try {
-      await refusals.consume(subject);
-    } catch (banStarted) {
-      if (!(banStarted instanceof RateLimiterRes)) throw banStarted;
-      // For the ban, the minute counter is held above any limit: every gateway then refuses the
-      // caller on its first counter, and admitted requests never need to look the ban up.
-      await minute.set(subject, BANNED_COUNT, config.banSeconds);
-      return {
-        admitted: false,
-        code: 'KEY_BANNED',
-        retryAfterSeconds: seconds(banStarted.msBeforeNext),
-        windows,
-      };
-    }
-    return {
-      admitted: false,
-      code: 'RATE_LIMITED',
-      refusedBy,
-      retryAfterSeconds: seconds(refusedBy.resetsAt - now),
-      windows,
-    };
+    // Past the threshold of refusals in one minute window, the refusal starts a ban instead.
+    return andThen(store.take(subject, countRefusal), (counted): MaybePromise<Decision> => {
+      if (counted.taken) {
+        const retryAfterSeconds = seconds(refusedBy.resetsAt - at);
+        return { admitted: false, code: 'RATE_LIMITED', refusedBy, retryAfterSeconds, windows };
+      }
+      return andThen(store.take(subject, startBan), (started) =>
+        banDecision(started.windows[0] as WindowCount, windows, at),
+      );
+    });
   }
 
   return {
-    async release(subject, points) {
-      await Promise.all([minute.reward(subject, points), day.reward(subject, points)]);
+    admit(subject, limits, points) {
+      const charges: Charge[] = [
+        checkBan,
+        { window: minute, points, limit: limits.perMinute },
+        { window: day, points, limit: limits.perDay },
+      ];
+      return andThen(store.take(subject, charges), ({ taken, windows }) =>
+        decide(subject, limits, points, windows, taken),
+      );
     },
 
-    consume(subject, limits, points, held = 0) {
-      const minuteCount = minute.penalty(subject, points);
-      const dayCount = day.penalty(subject, points);
-      if (!isPromise(minuteCount) && !isPromise(dayCount)) {
-        return decide(subject, limits, points, held, [minuteCount, dayCount]);
-      }
-      return Promise.all([minuteCount, dayCount]).then((counts) =>
-        decide(subject, limits, points, held, counts),
-      );
+    giveBack(subject, { windows: [paidMinute, paidDay] }, points) {
+      return store.giveBack(subject, [
+        { window: minute, id: paidMinute.id, points },
+        { window: day, id: paidDay.id, points },
+      ]);
     },
   };
 }
 
-const BANNED_COUNT = 2 ** 40;
+/**
+ * While banned, the minute window shows nothing left until the ban ends, as Retry-After says (and, as no
+ * counter's window, takes no refund).
+ */
+function banDecision(ban: WindowCount, [minute, day]: Windows, at: number): Refused {
+  const retryAfterSeconds = seconds(ban.msLeft);
+  const bannedMinute = { ...minute, remaining: 0, resetsAt: at + ban.msLeft, id: 0 };
+  return { admitted: false, code: 'KEY_BANNED', retryAfterSeconds, windows: [bannedMinute, day] };
+}
 
 function windowState(
   policy: Policy,
   limit: number,
-  windowSeconds: number,
-  counted: CounterState,
-  released: number,
-  now: number,
+  kind: WindowKind,
+  counted: WindowCount | undefined,
+  at: number,
 ): WindowState {
-  const remaining = Math.max(0, limit - (counted.consumedPoints - released));
-  return { policy, limit, remaining, windowSeconds, resetsAt: now + counted.msBeforeNext };
+  const count = counted?.count ?? 0;
+  // No window open yet: the one the next request opens.
+  const msLeft = counted?.msLeft || kind.seconds * 1000;
+  return {
+    policy,
+    limit,
+    remaining: Math.min(limit, Math.max(0, limit - count)),
+    windowSeconds: kind.seconds,
+    resetsAt: at + msLeft,
+    id: counted?.id ?? 0,
+  };
 }
 
 /** Whole seconds to wait, at least 1 and never short of `ms`. */

@@ -117,6 +117,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'query limits',
       'client error codes',
       'writes need a key',
+      'field limits',
       'Int64 JSON',
       'response cache',
       'REST adapter',

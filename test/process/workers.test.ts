@@ -95,47 +95,70 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
     expect(workerPids).not.toContain(primary?.pid);
   });
 
-  it('admits exactly the per-minute limit of one key over both workers, and its ban holds on both', async () => {
-    const limit = 20;
-    const { key } = await createApiKey(database.db.prisma, {
-      plan: 'enterprise',
-      limits: { perMinute: limit, perDay: 100_000 },
-    });
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
+  it.each([
+    {
+      name: 'the per-minute limit of one key, 20 of 200 requests',
+      plan: 'enterprise' as const,
+      send: (key: string) => (i: number) =>
         i % 2
           ? send(gateway.url, '/categories?limit=1', { key })
           : graphql(gateway.url, key, '{ categories(first: 1) { edges { node { id } } } }'),
-      ),
-    );
-    const statuses = answers.map((answer) => answer.status);
-    expect(count(statuses, 200)).toBe(limit);
-    expect(count(statuses, 429)).toBe(200 - limit);
-
-    // Each worker alone saw more than the limit: counting per worker would have admitted up to twice as many.
-    const pids = await answeredBy(answers);
-    for (const pid of workerPids) expect(count(pids, pid)).toBeGreaterThan(limit);
-
-    // 180 refusals in the window started a ban (RATE_LIMIT_BAN_AFTER=30), which every worker enforces.
-    const later = [];
-    for (let i = 0; i < 6; i++) later.push(await send(gateway.url, '/categories?limit=1', { key }));
-    expect(later.map((answer) => answer.body.code)).toEqual(Array(6).fill('KEY_BANNED'));
-    expect(new Set(await answeredBy(later)).size).toBe(2);
-  });
-
-  it('limits placeOrder per caller exactly over both workers', async () => {
-    const { key } = await createApiKey(database.db.prisma, { plan: 'business' });
-    const petId = await petInStock(gateway.url, key, 100);
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, () =>
+      requests: 200,
+      statuses: { 200: 20, 429: 180 },
+      orders: 0,
+      afterwards: async (key: string, answers: Answer[]) => {
+        // Each worker alone saw more than the limit: counting per worker would have admitted up to twice as many.
+        const pids = await answeredBy(answers);
+        for (const pid of workerPids) expect(count(pids, pid)).toBeGreaterThan(20);
+        // 180 refusals in the window started a ban (RATE_LIMIT_BAN_AFTER=30), which every worker enforces.
+        const later = [];
+        for (let i = 0; i < 6; i++) later.push(await send(gateway.url, '/categories?limit=1', { key }));
+        expect(later.map((answer) => answer.body.code)).toEqual(Array(6).fill('KEY_BANNED'));
+        expect(new Set(await answeredBy(later)).size).toBe(2);
+      },
+    },
+    {
+      name: 'the placeOrder limit of one caller, 15 of 40 REST orders',
+      plan: 'business' as const,
+      send: (key: string, petId: number) => () =>
         send(gateway.url, '/store/orders', { method: 'POST', key, body: { petId, quantity: 1 } }),
-      ),
-    );
-    const statuses = answers.map((answer) => answer.status);
-    expect(count(statuses, 201)).toBe(PER_FIELD_LIMIT);
-    expect(count(statuses, 429)).toBe(40 - PER_FIELD_LIMIT);
-    expect(new Set(await answeredBy(answers)).size).toBe(2);
-  });
+      requests: 40,
+      statuses: { 201: PER_FIELD_LIMIT, 429: 40 - PER_FIELD_LIMIT },
+      orders: PER_FIELD_LIMIT,
+    },
+    {
+      name: 'the placeOrder limit counting aliases, 3 of 8 operations of 4 aliased placeOrder (the rest refused whole)',
+      plan: 'business' as const,
+      send: (key: string, petId: number) => () =>
+        graphql(
+          gateway.url,
+          key,
+          `mutation { ${[0, 1, 2, 3].map((i) => `o${i}: placeOrder(input: { petId: ${petId} }) { id }`).join(' ')} }`,
+        ),
+      requests: 8,
+      statuses: { 200: 3, 429: 5 },
+      orders: 12,
+    },
+  ])(
+    'admits exactly $name over both workers',
+    async ({ plan, send: sender, requests, statuses, orders, afterwards }) => {
+      const { key } = await createApiKey(database.db.prisma, {
+        plan,
+        ...(plan === 'enterprise' && { limits: { perMinute: 20, perDay: 100_000 } }),
+      });
+      const petId = orders > 0 ? await petInStock(gateway.url, key, 100) : 0;
+      const answers = await Promise.all(Array.from({ length: requests }, (_, i) => sender(key, petId)(i)));
+      const counted: Record<number, number> = {};
+      for (const { status } of answers) counted[status] = (counted[status] ?? 0) + 1;
+      expect(counted).toEqual(statuses);
+      expect(new Set(await answeredBy(answers)).size).toBe(2);
+      if (orders > 0) {
+        const stock = await send(gateway.url, `/store/inventory/${petId}`, { key });
+        expect(stock.body).toMatchObject({ quantity: 100 - orders });
+      }
+      await afterwards?.(key, answers);
+    },
+  );
 
   it('accepts exactly the stock of 40 concurrent orders over both workers, and refuses the rest', async () => {
     const keys = await Promise.all(

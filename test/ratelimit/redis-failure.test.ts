@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CounterStore, type Log, openRedisCounterStore } from '../../src/ratelimit/counters.ts';
-import { createRateLimiter } from '../../src/ratelimit/limiter.ts';
+import type { CounterStore, Log } from '../../src/ratelimit/counters/counter.ts';
+import { openRedisCounterStore } from '../../src/ratelimit/counters/redis.ts';
+import { createRateLimiter, type Decision, type RateLimiter } from '../../src/ratelimit/limiter.ts';
 import { PrivateRedis } from './redis-server.ts';
 import { freshSubject } from './stores.ts';
 
@@ -22,12 +22,10 @@ const connected = (store: CounterStore) => {
   return status.store === 'redis' && status.connected;
 };
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(50);
-  }
+async function admitInTurn(limiter: RateLimiter, subject: string, times: number) {
+  const decisions: Decision[] = [];
+  for (let i = 0; i < times; i++) decisions.push(await limiter.admit(subject, limits, 1));
+  return decisions.map((decision) => decision.admitted);
 }
 
 describe('when Redis goes away mid-run', () => {
@@ -44,29 +42,57 @@ describe('when Redis goes away mid-run', () => {
       const limiter = createRateLimiter(store, config);
       const subject = freshSubject();
       expect(store.status()).toEqual({ store: 'redis', connected: true, onFailure: 'open' });
-      expect(await limiter.consume(subject, limits, 2)).toMatchObject({
+      expect(await limiter.admit(subject, limits, 2)).toMatchObject({
         admitted: true,
         windows: [{ remaining: 1 }, {}],
       });
 
       await redis.stop();
-      await until(() => !connected(store));
+      await expect.poll(() => connected(store)).toBe(false);
       expect(log.lines).toContain(
         'warn: Redis unreachable: counting rate limits in this process until it is back',
       );
       // The local fallback starts from zero and still enforces the limit.
-      const local = [];
-      for (let i = 0; i < 4; i++) local.push(await limiter.consume(subject, limits, 1));
-      expect(local.map((d) => d.admitted)).toEqual([true, true, true, false]);
+      expect(await admitInTurn(limiter, subject, 4)).toEqual([true, true, true, false]);
 
       await redis.resume();
-      await until(() => connected(store));
+      await expect.poll(() => connected(store), { timeout: 10_000 }).toBe(true);
       expect(log.lines.at(-1)).toBe('info: Redis reachable: rate limits are shared by all gateway processes');
       // A restarted Redis (no persistence) starts empty: counting resumes there.
-      expect(await limiter.consume(subject, limits, 1)).toMatchObject({
+      expect(await limiter.admit(subject, limits, 1)).toMatchObject({
         admitted: true,
         windows: [{ remaining: 2 }, {}],
       });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('never gives back points to a store that did not take them, so no window falls below what was paid', async () => {
+    const store = await openRedisCounterStore(
+      { url: redis.url, keyPrefix: 'psg', onFailure: 'open' },
+      recordingLog(),
+    );
+    try {
+      const limiter = createRateLimiter(store, config);
+      const subject = freshSubject();
+      const inRedis = await limiter.admit(subject, limits, 2);
+      if (!inRedis.admitted) throw new Error('unreachable');
+
+      await redis.stop();
+      await expect.poll(() => connected(store)).toBe(false);
+      // Paid in Redis, given back while it is down: the in-process fallback does not get the points.
+      expect(await limiter.giveBack(subject, inRedis, 2)).toEqual([false, false]);
+      const local = await limiter.admit(subject, limits, 1);
+      if (!local.admitted) throw new Error('unreachable');
+      expect(await admitInTurn(limiter, subject, 3)).toEqual([true, true, false]);
+
+      await redis.resume();
+      await expect.poll(() => connected(store), { timeout: 10_000 }).toBe(true);
+      await limiter.admit(subject, limits, 1);
+      // Paid in the fallback, given back once Redis is back: to the fallback, not to Redis.
+      await limiter.giveBack(subject, local, 1);
+      expect(await admitInTurn(limiter, subject, 3)).toEqual([true, true, false]);
     } finally {
       await store.close();
     }
@@ -81,12 +107,12 @@ describe('when Redis goes away mid-run', () => {
       const limiter = createRateLimiter(store, config);
       const subject = freshSubject();
       await redis.stop();
-      await until(() => !connected(store));
-      await expect(limiter.consume(subject, limits, 1)).rejects.toThrow('Redis connection is not ready');
+      await expect.poll(() => connected(store)).toBe(false);
+      expect(() => limiter.admit(subject, limits, 1)).toThrow('Redis connection is not ready');
 
       await redis.resume();
-      await until(() => connected(store));
-      expect(await limiter.consume(subject, limits, 1)).toMatchObject({ admitted: true });
+      await expect.poll(() => connected(store), { timeout: 10_000 }).toBe(true);
+      expect(await limiter.admit(subject, limits, 1)).toMatchObject({ admitted: true });
     } finally {
       await store.close();
     }
@@ -102,7 +128,7 @@ describe('when Redis goes away mid-run', () => {
         'warn: Redis unreachable: counting rate limits in this process until it is back',
       ]);
       const limiter = createRateLimiter(store, config);
-      expect(await limiter.consume(freshSubject(), limits, 1)).toMatchObject({ admitted: true });
+      expect(await limiter.admit(freshSubject(), limits, 1)).toMatchObject({ admitted: true });
     } finally {
       await store.close();
       await redis.resume();

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CounterStore,
-  type Log,
-  openMemoryCounterStore,
-  openRedisCounterStore,
-} from '../../src/ratelimit/counters.ts';
+import type { CounterStore, Log } from '../../src/ratelimit/counters/counter.ts';
+import { openMemoryCounterStore } from '../../src/ratelimit/counters/memory.ts';
+import { openRedisCounterStore } from '../../src/ratelimit/counters/redis.ts';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -15,12 +12,21 @@ export const silentLog: Log = { info() {}, warn() {} };
 
 export type StoreKind = 'memory' | 'redis';
 
+/** A clock that moves only when told to, for memory counters: windows end without waiting for them. */
+export class TestClock {
+  #now = Date.now();
+  readonly now = () => this.#now;
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
+
 /**
- * A counter store of the given kind. Redis is the shared server, fail-closed so that a Redis problem
- * fails the test instead of being absorbed by the in-process fallback.
+ * A counter store of the given kind (memory ones on `clock`). Redis is the shared server, fail-closed so
+ * that a Redis problem fails the test instead of being absorbed by the in-process fallback.
  */
-export async function openStore(kind: StoreKind): Promise<CounterStore> {
-  if (kind === 'memory') return openMemoryCounterStore();
+export async function openStore(kind: StoreKind, clock = new TestClock()): Promise<CounterStore> {
+  if (kind === 'memory') return openMemoryCounterStore({ now: clock.now });
   const store = await openRedisCounterStore(
     { url: REDIS_URL, keyPrefix: REDIS_KEY_PREFIX, onFailure: 'closed' },
     silentLog,

@@ -1,8 +1,8 @@
 import { found } from '../../contract/errors.ts';
-import { limitField } from '../../ratelimit/plugin.ts';
 import { cancelOrder, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
+import { FIELD_LIMIT } from '../plugins/field-limits.ts';
 import { idArg } from './args.ts';
 
 export const OrderType = builder.prismaObject('Order', {
@@ -75,12 +75,11 @@ builder.mutationFields((t) => ({
   placeOrder: t.prismaField({
     type: 'Order',
     nullable: true,
-    description: 'Places an order, taking its quantity from stock; OUT_OF_STOCK when there is not enough.',
+    description:
+      'Places an order, taking its quantity from stock; OUT_OF_STOCK when there is not enough. Limited per caller per minute: an operation whose placeOrder fields (aliases included) do not all fit is refused whole with RATE_LIMITED, before any is placed.',
     args: { input: t.arg({ type: NewOrderInput, required: true }) },
-    resolve: async (query, _root, args, context, info) => {
-      await limitField(context, info, args);
-      return placeOrder(context.prisma, args.input, query);
-    },
+    extensions: { [FIELD_LIMIT]: true },
+    resolve: (query, _root, args, { prisma }) => placeOrder(prisma, args.input, query),
   }),
   updateOrder: t.prismaField({
     type: 'Order',

@@ -1,11 +1,11 @@
-import { rateLimitOf } from '../../ratelimit/plugin.ts';
+import type { Quota } from '../../contract/caller.ts';
 import { builder } from '../builder.ts';
 
 /**
  * GitHub-style `rateLimit { limit remaining resetAt }`: the caller's own quota for the window with fewer
  * requests left (the X-RateLimit-* values), after counting the request that asks.
  */
-const RateLimitType = builder.objectRef<ReturnType<typeof rateLimitOf>>('RateLimit').implement({
+const RateLimitType = builder.objectRef<Quota>('RateLimit').implement({
   description:
     "The caller's quota in its tightest window (per minute or per day); an API key's, or the client address's without one.",
   fields: (t) => ({
@@ -19,6 +19,6 @@ builder.queryField('rateLimit', (t) =>
   t.field({
     type: RateLimitType,
     description: 'Your own rate-limit state, as the X-RateLimit-* response headers give it.',
-    resolve: (_root, _args, context) => rateLimitOf(context),
+    resolve: (_root, _args, { quota }) => quota,
   }),
 );

@@ -1,0 +1,30 @@
+// The counters of a gateway with WORKERS > 1 and no Redis: one memory store in the cluster primary, which
+// every worker reaches over IPC, so that all workers count together.
+import { answerWorkers, askPrimary } from '../../cluster/ipc.ts';
+import type { Charge, CounterStore, Refund, Take } from './counter.ts';
+
+const CHANNEL = 'petstore:counters';
+// The primary answers within a turn of its event loop; past this, requests get 503 UNAVAILABLE.
+const PRIMARY_TIMEOUT_MS = 1000;
+
+type Call =
+  | { method: 'take'; key: string; charges: readonly Charge[] }
+  | { method: 'giveBack'; key: string; refunds: readonly Refund[] };
+
+/** In the primary: keeps the workers' counters in `store` (a memory store) and answers their calls. */
+export function serveCounterStore(store: CounterStore): void {
+  answerWorkers<Call, Take | boolean[]>(CHANNEL, (call) =>
+    call.method === 'take' ? store.take(call.key, call.charges) : store.giveBack(call.key, call.refunds),
+  );
+}
+
+/** In a worker: counters kept by the primary's `serveCounterStore`. */
+export function openClusterCounterStore(): CounterStore {
+  const ask = askPrimary<Call, Take | boolean[]>(CHANNEL, { timeoutMs: PRIMARY_TIMEOUT_MS });
+  return {
+    take: (key, charges) => ask({ method: 'take', key, charges }) as Promise<Take>,
+    giveBack: (key, refunds) => ask({ method: 'giveBack', key, refunds }) as Promise<boolean[]>,
+    status: () => ({ store: 'cluster' }),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,156 @@
+import { Redis, ReplyError } from 'ioredis';
+import type { RateLimitConfig } from '../../config/rate-limits.ts';
+import type { Charge, CounterStore, Log, Take, WindowCount } from './counter.ts';
+import { MemoryCounterStore } from './memory.ts';
+
+// Both scripts keep one integer per key and window kind, expiring with its window. A window's id is its
+// expiry time (PEXPIRETIME, Redis 7.0 or later), which a later window of the same key cannot share.
+
+// KEYS: one counter per charge. ARGV: each charge's points, limit and window length (ms), in turn.
+// Answers 1 or 0 (taken or not), then each window's count, ms left and id (zeros for none).
+const TAKE_SCRIPT = `
+local taken = true
+for i, key in ipairs(KEYS) do
+  local count = tonumber(redis.call('get', key) or '0')
+  if count + tonumber(ARGV[3 * i - 2]) > tonumber(ARGV[3 * i - 1]) then taken = false end
+end
+local reply = { taken and 1 or 0 }
+for i, key in ipairs(KEYS) do
+  local points = tonumber(ARGV[3 * i - 2])
+  if taken and points > 0 then
+    redis.call('set', key, 0, 'px', ARGV[3 * i], 'nx')
+    redis.call('incrby', key, points)
+  end
+  local left = redis.call('pttl', key)
+  if left > 0 then
+    table.insert(reply, tonumber(redis.call('get', key)))
+    table.insert(reply, left)
+    table.insert(reply, redis.call('pexpiretime', key))
+  else
+    table.insert(reply, 0); table.insert(reply, 0); table.insert(reply, 0)
+  end
+end
+return reply`;
+
+// KEYS: one counter per refund. ARGV: each refund's points and window id, in turn. Answers 1 or 0 per refund.
+const GIVE_BACK_SCRIPT = `
+local reply = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('pexpiretime', key) == tonumber(ARGV[2 * i]) then
+    local count = tonumber(redis.call('get', key)) - tonumber(ARGV[2 * i - 1])
+    redis.call('set', key, math.max(0, count), 'keepttl')
+    reply[i] = 1
+  else
+    reply[i] = 0
+  end
+end
+return reply`;
+
+interface Scripts {
+  takeFromWindows(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
+  giveBackToWindows(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
+}
+
+// A stalled Redis must not stall requests: past this, a command fails like a lost connection.
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+export interface RedisCounterOptions {
+  url: string;
+  keyPrefix: string;
+  onFailure: RateLimitConfig['onRedisFailure'];
+}
+
+/**
+ * Counters in Redis. Resolves once the first connection attempt has succeeded or failed, so that a gateway
+ * started beside a running Redis never counts its first requests locally. While Redis is unreachable,
+ * `onFailure: 'open'` counts in this process and `'closed'` makes every call fail. An error Redis answers
+ * (a script fault) is never failed over: it would hide a broken deployment behind per-process limits.
+ */
+export async function openRedisCounterStore(
+  { url, keyPrefix, onFailure }: RedisCounterOptions,
+  log: Log,
+): Promise<CounterStore> {
+  const client = new Redis(url, {
+    // Fail commands at once while disconnected; ioredis keeps reconnecting in the background.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  });
+  client.defineCommand('takeFromWindows', { lua: TAKE_SCRIPT });
+  client.defineCommand('giveBackToWindows', { lua: GIVE_BACK_SCRIPT });
+  const scripts = client as unknown as Scripts;
+  // Used only while Redis is unreachable and failing open. Its window ids are handed out negated, so that a
+  // refund always goes back to the store that took the points.
+  const local = new MemoryCounterStore();
+
+  let connected: boolean | undefined;
+  let closing = false;
+  const setConnected = (now: boolean, details: object) => {
+    if (connected === now || closing) return;
+    connected = now;
+    if (now) log.info(details, 'Redis reachable: rate limits are shared by all gateway processes');
+    else if (onFailure === 'open') {
+      log.warn(details, 'Redis unreachable: counting rate limits in this process until it is back');
+    } else log.warn(details, 'Redis unreachable: refusing API requests with 503 until it is back');
+  };
+  client.on('ready', () => setConnected(true, {}));
+  client.on('error', (error: Error) => setConnected(false, { error: error.message }));
+  client.on('close', () => setConnected(false, {}));
+  await new Promise<void>((resolve) => {
+    client.once('ready', resolve);
+    client.once('error', () => resolve());
+  });
+
+  const redisKey = (name: string, key: string) => `${keyPrefix}:${name}:${key}`;
+
+  function takeLocally(key: string, charges: readonly Charge[], cause?: unknown): Take {
+    if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
+    const { taken, windows } = local.take(key, charges);
+    return { taken, windows: windows.map((window) => ({ ...window, id: -window.id })) };
+  }
+
+  return {
+    take(key, charges) {
+      if (client.status !== 'ready') return takeLocally(key, charges);
+      const args: (string | number)[] = charges.map(({ window }) => redisKey(window.name, key));
+      for (const { window, points, limit } of charges) args.push(points, limit, window.seconds * 1000);
+      return scripts.takeFromWindows(charges.length, ...args).then(
+        (reply) => ({ taken: reply[0] === 1, windows: charges.map((_, i) => windowAt(reply, 1 + 3 * i)) }),
+        (error: unknown) => {
+          if (error instanceof ReplyError) throw error;
+          return takeLocally(key, charges, error);
+        },
+      );
+    },
+
+    async giveBack(key, refunds) {
+      if (refunds.every(({ id }) => id < 0)) {
+        return local.giveBack(
+          key,
+          refunds.map((refund) => ({ ...refund, id: -refund.id })),
+        );
+      }
+      if (client.status !== 'ready') return refunds.map(() => false);
+      const args: (string | number)[] = refunds.map(({ window }) => redisKey(window.name, key));
+      for (const { id, points } of refunds) args.push(points, id);
+      try {
+        return (await scripts.giveBackToWindows(refunds.length, ...args)).map((landed) => landed === 1);
+      } catch (error) {
+        if (error instanceof ReplyError) throw error;
+        return refunds.map(() => false); // A refund that cannot be made errs on the caller's side.
+      }
+    },
+
+    status: () => ({ store: 'redis', connected: connected === true, onFailure }),
+
+    close: async () => {
+      closing = true;
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+function windowAt(reply: number[], at: number): WindowCount {
+  return { count: reply[at] ?? 0, msLeft: reply[at + 1] ?? 0, id: reply[at + 2] ?? 0 };
+}
