@@ -41,6 +41,7 @@ export async function createApp({
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsByIdDeprecation }));
   const metrics = createMetrics(db);
   const observe = createRequestObserver({ logger, metrics });
+  let draining = false;
   const handleOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
@@ -51,6 +52,7 @@ export async function createApp({
       ...createDocsRoutes(),
     },
     logger,
+    () => draining,
   );
   const rateLimit = createRateLimitPlugin({
     config: config.rateLimit,
@@ -101,7 +103,12 @@ export async function createApp({
     await counters.close();
   }
 
-  return { handle, close };
+  /** From now on /readyz answers 503 `draining`; everything else is served as before. */
+  function drain() {
+    draining = true;
+  }
+
+  return { handle, drain, close };
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>;

@@ -59,6 +59,11 @@ const envSchema = z
       .transform((workers) => (workers === 'auto' ? availableParallelism() : Number(workers)))
       .default(1),
     SHUTDOWN_TIMEOUT_MS: positive('milliseconds').default(10_000),
+    SHUTDOWN_DELAY_MS: z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of milliseconds >= 0')
+      .transform(Number)
+      .default(0),
     HTTP_REQUEST_TIMEOUT_MS: positive('milliseconds').default(30_000),
     HTTP_HEADERS_TIMEOUT_MS: positive('milliseconds').default(10_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: positive('milliseconds').default(5_000),
@@ -119,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     // Tests start many gateways in one process: their request logs stay off unless asked for.
     logLevel: parsed.data.LOG_LEVEL ?? (NODE_ENV === 'test' ? 'silent' : 'info'),
     shutdownTimeoutMs: parsed.data.SHUTDOWN_TIMEOUT_MS,
+    /** On SIGTERM, how long to keep serving with /readyz at 503 before draining (see docs/deploy.md). */
+    shutdownDelayMs: parsed.data.SHUTDOWN_DELAY_MS,
     http: {
       requestTimeoutMs: parsed.data.HTTP_REQUEST_TIMEOUT_MS,
       headersTimeoutMs: parsed.data.HTTP_HEADERS_TIMEOUT_MS,

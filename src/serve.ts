@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -5,8 +6,9 @@ import { listen } from './http/server.ts';
 import type { Logger } from './observability/logger.ts';
 
 /**
- * Serves the app on the configured host and port. `stop` stops accepting, lets requests in flight finish (for
- * at most SHUTDOWN_TIMEOUT_MS), then closes Redis and the database.
+ * Serves the app on the configured host and port. `stop` first drains for SHUTDOWN_DELAY_MS (/readyz answers
+ * 503, every response `Connection: close`, new connections still accepted), then stops accepting, lets
+ * requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and the database.
  */
 export async function serve(config: Config, db: Database, logger: Logger) {
   const app = await createApp({ config, db, logger });
@@ -14,6 +16,14 @@ export async function serve(config: Config, db: Database, logger: Logger) {
   return {
     url: http.url,
     stop: async () => {
+      // A load balancer sees the 503 at its next health checks and stops sending; until then this process
+      // must still serve what it is sent, and close no idle connection that the balancer may be reusing.
+      app.drain();
+      http.drain();
+      if (config.shutdownDelayMs > 0) {
+        logger.info(`draining: /readyz answers 503; serving for SHUTDOWN_DELAY_MS=${config.shutdownDelayMs}`);
+        await sleep(config.shutdownDelayMs);
+      }
       const cutOff = await http.close(config.shutdownTimeoutMs);
       if (cutOff > 0) {
         logger.warn(

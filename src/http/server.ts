@@ -14,13 +14,14 @@ export interface HttpTimeouts {
 }
 
 /**
- * Serves the app over node:http. `close` stops accepting, lets requests in flight finish (answering them with
- * `Connection: close`), and after `graceMs` closes the connections still open; it resolves with how many
- * responses were still unfinished then.
+ * Serves the app over node:http. `drain` has every response from then on ask for its connection to be closed
+ * (`Connection: close`), while the server still accepts. `close` drains, stops accepting, lets requests in
+ * flight finish, and after `graceMs` closes the connections still open; it resolves with how many responses
+ * were still unfinished then.
  */
 export async function listen(app: App, host: string, port: number, timeouts: Partial<HttpTimeouts> = {}) {
   const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = timeouts;
-  let closing = false;
+  let draining = false;
   const unfinished = new Set<ServerResponse>();
   const server: Server = createServer(
     {
@@ -33,7 +34,7 @@ export async function listen(app: App, host: string, port: number, timeouts: Par
     (req, res) => {
       unfinished.add(res);
       res.once('close', () => unfinished.delete(res));
-      if (closing) res.setHeader('connection', 'close');
+      if (draining) res.setHeader('connection', 'close');
       void app.handle(req, res);
     },
   );
@@ -43,13 +44,17 @@ export async function listen(app: App, host: string, port: number, timeouts: Par
     server.listen(port, host, resolve);
   });
   const { port: boundPort } = server.address() as AddressInfo;
+  const drain = () => {
+    draining = true;
+    for (const res of unfinished) if (!res.headersSent) res.setHeader('connection', 'close');
+  };
   return {
     server,
     url: httpUrl(host, boundPort),
+    drain,
     close: (graceMs = Number.POSITIVE_INFINITY) =>
       new Promise<number>((resolve) => {
-        closing = true;
-        for (const res of unfinished) if (!res.headersSent) res.setHeader('connection', 'close');
+        drain();
         let cutOff = 0;
         const timer = Number.isFinite(graceMs)
           ? setTimeout(() => {
