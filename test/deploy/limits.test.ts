@@ -39,7 +39,10 @@ function send(
       res.setEncoding('utf8').on('data', (chunk) => {
         text += chunk;
       });
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: text && JSON.parse(text) }));
+      res.on('end', () => {
+        const json = res.headers['content-type']?.startsWith('application/json');
+        done({ status: res.statusCode ?? 0, body: json ? JSON.parse(text) : text });
+      });
     });
     req.on('error', fail);
     req.end(body);
@@ -141,5 +144,19 @@ describe('rate limits and stock through HAProxy, over three gateways sharing Pos
       quantity: 0,
     });
     expect(await prisma.order.count({ where: { petId: pet.id } })).toBe(10);
+  });
+
+  // Last: it stops every gateway.
+  it("answers with the Error object when no gateway is left: HAProxy's own 503", async () => {
+    const { cluster } = test;
+    for (const index of cluster.instances.keys()) await cluster.stopInstance(index, 'SIGKILL');
+    for (const index of cluster.instances.keys()) await cluster.balancerSees(index, 'DOWN');
+    const answer = await send(cluster.url, '/categories?limit=1');
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'No gateway instance is available; retry shortly',
+      status: 503,
+    });
   });
 });
