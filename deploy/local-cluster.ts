@@ -98,8 +98,8 @@ export async function startLocalCluster(options: LocalClusterOptions) {
       spawnError = error;
     });
     const failure = () =>
-      spawnError
-        ? `${source} could not be started: ${spawnError.message}`
+      child.pid === undefined
+        ? `${source} could not be started (${spawnError?.message ?? `is ${command} installed?`})`
         : `${source} exited with ${child.exitCode ?? child.signalCode}:\n${tail}`;
     return { child, failure, ended: () => spawnError !== undefined || !isRunning(child) };
   };
@@ -170,10 +170,10 @@ export async function startLocalCluster(options: LocalClusterOptions) {
    * and taken back by HAProxy. Resolves with the old process's exit code.
    */
   async function restartInstance(index: number) {
-    const ended = await stopInstance(index, 'SIGTERM');
+    const exit = await stopInstance(index, 'SIGTERM');
     await startInstance(index);
     await balancerSees(index, 'UP');
-    return ended;
+    return exit;
   }
 
   let haproxyStarted: ReturnType<typeof spawnChild> | undefined;
@@ -282,8 +282,9 @@ export function localHaproxyConfig(
   return lines.join('\n');
 }
 
+/** Started (a command that could not be spawned has no pid) and not ended. */
 function isRunning(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
+  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
 /** Polls `ready` until it holds; fails when the child has `ended` first, or after START_TIMEOUT_MS. */

@@ -75,10 +75,10 @@ export function startLoad(
         (answer) => answer,
         (error: NodeJS.ErrnoException) => error.code ?? error.message,
       );
-      const key = typeof outcome === 'string' ? outcome : String(outcome.status);
-      report.outcomes[key] = (report.outcomes[key] ?? 0) + 1;
+      const label = typeof outcome === 'string' ? outcome : String(outcome.status);
+      report.outcomes[label] = (report.outcomes[label] ?? 0) + 1;
       if (typeof outcome === 'string' || outcome.status >= 500) {
-        report.failures.push({ method, path, startedAt, endedAt: Date.now(), outcome: key });
+        report.failures.push({ method, path, startedAt, endedAt: Date.now(), outcome: label });
         if (path === '/store/orders') report.failedOrders += 1;
       } else if (outcome.status === 201) {
         report.acceptedOrders.push(String(JSON.parse(outcome.body).id));
