@@ -6,12 +6,14 @@ import { type LocalCluster, startLocalCluster } from '../../deploy/local-cluster
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Each gateway's pool: 3 x 5 connections, beside the other test files' on the same server. */
-const POOL_SIZE = 5;
+/** Each gateway's pool: at most 3 x 8 connections, beside the other test files' on the same server. */
+const POOL_SIZE = 8;
 
 export interface TestCluster {
   database: TestDatabase;
   cluster: LocalCluster;
+  /** What went wrong, as the processes saw it: HAProxy's lines, the gateways' warnings and errors. */
+  incidents: string[];
   stop(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startTestCluster(env: Record<string, string> = {}): Promis
   const database = await createTestDatabase({}, 'postgresql');
   const databaseUrl = new URL(database.url);
   databaseUrl.searchParams.set('connection_limit', String(POOL_SIZE));
+  const incidents: string[] = [];
   let cluster: LocalCluster;
   try {
     cluster = await startLocalCluster({
@@ -30,6 +33,11 @@ export async function startTestCluster(env: Record<string, string> = {}): Promis
       databaseUrl: databaseUrl.toString(),
       redisUrl: REDIS_URL,
       env: { RATE_LIMIT_REDIS_PREFIX: `deploy-${randomBytes(4).toString('hex')}`, ...env },
+      // A test of this load reads thousands of log lines a second: only what cannot be a plain info line is parsed.
+      onLine: (source, line) => {
+        if (source === 'haproxy' || /"level":"(warn|error|fatal)"/.test(line))
+          incidents.push(`${source}: ${line}`);
+      },
     });
   } catch (error) {
     await database.drop();
@@ -46,7 +54,7 @@ export async function startTestCluster(env: Record<string, string> = {}): Promis
       throw new Error(`${instance.name} is not ready on PostgreSQL and Redis: ${JSON.stringify(readiness)}`);
     }
   }
-  return { database, cluster, stop };
+  return { database, cluster, incidents, stop };
 }
 
 /** Resolves once HAProxy has had `count` more 2xx answers from instance `index` than when called. */

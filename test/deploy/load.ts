@@ -12,6 +12,8 @@ export interface Failure {
   endedAt: number;
   /** The 5xx status, or the client's error code (a connection closed without an answer). */
   outcome: string;
+  /** The 5xx answer's body, which says who gave it (the gateway's or HAProxy's Error object). */
+  body?: string;
 }
 
 export interface LoadReport {
@@ -78,7 +80,8 @@ export function startLoad(
       const label = typeof outcome === 'string' ? outcome : String(outcome.status);
       report.outcomes[label] = (report.outcomes[label] ?? 0) + 1;
       if (typeof outcome === 'string' || outcome.status >= 500) {
-        report.failures.push({ method, path, startedAt, endedAt: Date.now(), outcome: label });
+        const body = typeof outcome === 'string' ? undefined : outcome.body.slice(0, 300);
+        report.failures.push({ method, path, startedAt, endedAt: Date.now(), outcome: label, body });
         if (path === '/store/orders') report.failedOrders += 1;
       } else if (outcome.status === 201) {
         report.acceptedOrders.push(String(JSON.parse(outcome.body).id));

@@ -49,6 +49,8 @@ describe('three gateways behind HAProxy, under a load of reads and orders', () =
     await servesAgain(cluster, cluster.instances.length - 1);
     const report = await load.stop();
     console.info(summary('rolling restart', report));
+    for (const failure of report.failures) console.info('  failed:', failure);
+    if (report.failures.length > 0) console.info(test.incidents.join('\n'));
 
     expect(exits).toEqual([0, 0, 0]);
     expect(report.failures).toEqual([]);
