@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run before `npm test` (the `pretest` script): the suite needs PostgreSQL and Redis on their standard local
-# ports and Debian's Chromium for the browser tests. Whatever is missing is started or installed here, so that
+# ports, Debian's Chromium for the browser tests and Debian's HAProxy for the deployment tests. Whatever is missing is started or installed here, so that
 # `npm install && npm test` passes on a fresh machine of this project's kind; a missing service then fails the tests,
 # it never skips them.
 set -euo pipefail
@@ -19,8 +19,11 @@ for _ in $(seq 1 30); do
   sleep 1
 done
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "Chromium is missing: installing Debian's package"
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v haproxy >/dev/null || missing+=(haproxy)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Missing ${missing[*]}: installing Debian's packages"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

@@ -15,6 +15,7 @@ export const processPart = z
       .transform((workers) => (workers === 'auto' ? availableParallelism() : Number(workers)))
       .default(1),
     SHUTDOWN_TIMEOUT_MS: wholeNumber({ min: 1, unit: 'milliseconds' }).default(10_000),
+    SHUTDOWN_DELAY_MS: wholeNumber({ min: 0, unit: 'milliseconds' }).default(0),
   })
   .transform((env) => ({
     production: env.NODE_ENV === 'production',
@@ -23,4 +24,6 @@ export const processPart = z
     /** Serving processes: 1 serves in this process; more makes it a node:cluster primary of that many workers. */
     workers: env.WORKERS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    /** On SIGTERM, how long to keep serving with /readyz at 503 before draining (see docs/deploy.md). */
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
   }));

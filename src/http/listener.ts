@@ -14,9 +14,10 @@ export interface HttpTimeouts {
 }
 
 /**
- * The node:http listener: hands every request to `handle` (the pipeline). `close` stops accepting, lets
- * requests in flight finish (answering them with `Connection: close`), and after `graceMs` closes the
- * connections still open; it resolves with how many responses were still unfinished then.
+ * The node:http listener: hands every request to `handle` (the pipeline). `drain` has every response from then on
+ * ask for its connection to be closed (`Connection: close`), while the server still accepts. `close` drains,
+ * stops accepting, lets requests in flight finish, and after `graceMs` closes the connections still open; it
+ * resolves with how many responses were still unfinished then.
  */
 export async function listen(
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
@@ -25,7 +26,7 @@ export async function listen(
   timeouts: Partial<HttpTimeouts> = {},
 ) {
   const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = timeouts;
-  let closing = false;
+  let draining = false;
   const unfinished = new Set<ServerResponse>();
   const server: Server = createServer(
     {
@@ -38,7 +39,7 @@ export async function listen(
     (req, res) => {
       unfinished.add(res);
       res.once('close', () => unfinished.delete(res));
-      if (closing) res.setHeader('connection', 'close');
+      if (draining) res.setHeader('connection', 'close');
       void handle(req, res);
     },
   );
@@ -48,13 +49,17 @@ export async function listen(
     server.listen(port, host, resolve);
   });
   const { port: boundPort } = server.address() as AddressInfo;
+  const drain = () => {
+    draining = true;
+    for (const res of unfinished) if (!res.headersSent) res.setHeader('connection', 'close');
+  };
   return {
     server,
     url: httpUrl(host, boundPort),
+    drain,
     close: (graceMs = Number.POSITIVE_INFINITY) =>
       new Promise<number>((resolve) => {
-        closing = true;
-        for (const res of unfinished) if (!res.headersSent) res.setHeader('connection', 'close');
+        drain();
         let cutOff = 0;
         const timer = Number.isFinite(graceMs)
           ? setTimeout(() => {

@@ -19,12 +19,20 @@ export type OpsRoute = (req: IncomingMessage, res: ServerResponse) => void | Pro
 
 /**
  * Operational endpoints, answered before the API layers (not rate-limited): /healthz says the process is up,
- * /readyz that every dependency answers; `routes` adds more by exact path (/metrics, /docs).
+ * /readyz that every dependency answers and the process is not `draining`; `routes` adds more by exact path
+ * (/metrics, /docs).
  */
-export function createOpsRoutes(checks: ReadinessCheck[], routes: Record<string, OpsRoute>, logger: Logger) {
+export function createOpsRoutes(
+  checks: ReadinessCheck[],
+  routes: Record<string, OpsRoute>,
+  logger: Logger,
+  draining: () => boolean,
+) {
   const table: Record<string, OpsRoute> = {
     '/healthz': (_req, res) => sendJson(res, 200, { status: 'ok' }),
     '/readyz': async (_req, res) => {
+      // Told at once, without waiting on the dependencies: the balancer must stop sending before this stops.
+      if (draining()) return sendJson(res, 503, { status: 'draining' });
       const results = await Promise.all(
         checks.map(async ({ name, check }) => {
           try {

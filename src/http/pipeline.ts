@@ -49,6 +49,7 @@ export async function createPipeline({
 
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsById }));
+  let draining = false;
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
@@ -59,6 +60,7 @@ export async function createPipeline({
       ...createReferencePageRoutes(),
     },
     logger,
+    () => draining,
   );
 
   const api = createGraphQLServer({
@@ -103,7 +105,12 @@ export async function createPipeline({
     await counters.close();
   }
 
-  return { handle, close };
+  /** From now on /readyz answers 503 `draining`; everything else is served as before. */
+  function drain() {
+    draining = true;
+  }
+
+  return { handle, drain, close };
 }
 
 export type Pipeline = Awaited<ReturnType<typeof createPipeline>>;

@@ -17,8 +17,8 @@ import { stopOnSignals } from './signals.ts';
 // fault that more workers will not cure (the port is taken, the database unreachable): the primary gives up.
 const FAILED_START_MS = 10_000;
 const FAILED_STARTS_BEFORE_GIVING_UP = 3;
-// Past SHUTDOWN_TIMEOUT_MS a draining worker still closes Redis and the database; after this much more, it
-// is killed.
+// Past SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS a draining worker still closes Redis and the database; after
+// this much more, it is killed.
 const CLOSING_MS = 5_000;
 
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
@@ -39,11 +39,14 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     });
     if (forkedAt.size === 0) allExited();
     for (const worker of forkedAt.keys()) worker.process.kill('SIGTERM');
+    const drainingMs = config.shutdownDelayMs + config.shutdownTimeoutMs;
     const killer = setTimeout(() => {
-      logger.error(`workers still running ${CLOSING_MS} ms past SHUTDOWN_TIMEOUT_MS: killing them`);
+      logger.error(
+        `workers still running ${CLOSING_MS} ms after their drain (${drainingMs} ms): killing them`,
+      );
       process.exitCode = 1;
       for (const worker of forkedAt.keys()) worker.process.kill('SIGKILL');
-    }, config.shutdownTimeoutMs + CLOSING_MS);
+    }, drainingMs + CLOSING_MS);
     await exited;
     clearTimeout(killer);
   };

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/index.ts';
 import type { Database } from '../db/client.ts';
 import { listen } from '../http/listener.ts';
@@ -5,8 +6,10 @@ import { createPipeline } from '../http/pipeline.ts';
 import type { Logger } from '../observability/logger.ts';
 
 /**
- * Serves the pipeline on the configured host and port, in this process. `stop` stops accepting, lets requests
- * in flight finish (for at most SHUTDOWN_TIMEOUT_MS), then closes Redis and the database.
+ * Serves the pipeline on the configured host and port, in this process. `stop` first drains for
+ * SHUTDOWN_DELAY_MS (/readyz answers 503, every response `Connection: close`, new connections still accepted),
+ * then stops accepting, lets requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and
+ * the database.
  */
 export async function serve(config: Config, db: Database, logger: Logger) {
   const pipeline = await createPipeline({ config, db, logger });
@@ -14,6 +17,14 @@ export async function serve(config: Config, db: Database, logger: Logger) {
   return {
     url: listener.url,
     stop: async () => {
+      // A load balancer sees the 503 at its next health checks and stops sending; until then this process
+      // must still serve what it is sent, and close no idle connection that the balancer may be reusing.
+      pipeline.drain();
+      listener.drain();
+      if (config.shutdownDelayMs > 0) {
+        logger.info(`draining: /readyz answers 503; serving for SHUTDOWN_DELAY_MS=${config.shutdownDelayMs}`);
+        await sleep(config.shutdownDelayMs);
+      }
       const cutOff = await listener.close(config.shutdownTimeoutMs);
       if (cutOff > 0) {
         logger.warn(

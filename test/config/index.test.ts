@@ -18,6 +18,7 @@ describe('configuration', () => {
     expect(loadConfig({})).toMatchObject({
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
+      shutdownDelayMs: 0,
       http: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000 },
       graphqlLimits: {
         maxBodyBytes: 65_536,
@@ -38,6 +39,11 @@ describe('configuration', () => {
     expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
   });
 
+  it('keeps serving for SHUTDOWN_DELAY_MS after SIGTERM when told to', () => {
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '3000' }).shutdownDelayMs).toBe(3000);
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '0' }).shutdownDelayMs).toBe(0);
+  });
+
   it('reads PostgreSQL from DATABASE_URL, with schema and pool size', () => {
     const { database } = loadConfig({
       DATABASE_URL: 'postgresql://u:secret@db:5432/store?schema=gw&connection_limit=4',
@@ -54,6 +60,8 @@ describe('configuration', () => {
     [{ GRAPHQL_MAX_DEPTH: '0' }, 'GRAPHQL_MAX_DEPTH="0": must be a whole number of levels >= 1'],
     [{ GRAPHQL_MAX_BODY_BYTES: '64k' }, 'GRAPHQL_MAX_BODY_BYTES="64k": must be a whole number of bytes >= 1'],
     [{ SHUTDOWN_TIMEOUT_MS: '-1' }, 'SHUTDOWN_TIMEOUT_MS="-1": must be a whole number of milliseconds >= 1'],
+    [{ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS="-1": must be a whole number of milliseconds >= 0'],
+    [{ SHUTDOWN_DELAY_MS: '3s' }, 'SHUTDOWN_DELAY_MS="3s": must be a whole number of milliseconds >= 0'],
     [{ WORKERS: '0' }, 'WORKERS="0": must be a whole number >= 1, or auto (one per CPU)'],
     [{ WORKERS: 'all' }, 'WORKERS="all": must be a whole number >= 1, or auto (one per CPU)'],
     [

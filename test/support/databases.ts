@@ -1,5 +1,6 @@
-// Fresh databases for tests, on the provider TEST_DB names ('sqlite', the default, or 'postgresql'): a file in a
-// new temporary directory, or a new schema in PostgreSQL's `test` database (TEST_POSTGRES_URL overrides it).
+// Fresh databases for tests, on the provider TEST_DB names ('sqlite', the default, or 'postgresql') unless a test
+// names one: a file in a new temporary directory, or a new schema in PostgreSQL's `test` database
+// (TEST_POSTGRES_URL overrides it).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,8 +24,11 @@ export interface TestDatabase extends EmptyTestDatabase {
 }
 
 /** A migrated database, opened; `drop()` closes and removes it. */
-export async function createTestDatabase(options: DatabaseOptions = {}): Promise<TestDatabase> {
-  const empty = await createEmptyTestDatabase();
+export async function createTestDatabase(
+  options: DatabaseOptions = {},
+  provider = process.env.TEST_DB || 'sqlite',
+): Promise<TestDatabase> {
+  const empty = await createEmptyTestDatabase(provider);
   try {
     await migrate(empty.target);
     const db = await openDatabase(empty.url, options);
@@ -43,8 +47,9 @@ export async function createTestDatabase(options: DatabaseOptions = {}): Promise
 }
 
 /** A database with nothing in it, not even the migrations table (on PostgreSQL, not even its schema). */
-export async function createEmptyTestDatabase(): Promise<EmptyTestDatabase> {
-  const provider = process.env.TEST_DB || 'sqlite';
+export async function createEmptyTestDatabase(
+  provider = process.env.TEST_DB || 'sqlite',
+): Promise<EmptyTestDatabase> {
   if (provider === 'sqlite') return createSqliteDatabase();
   if (provider === 'postgresql') return createPostgresSchema();
   throw new Error(`TEST_DB is "${provider}": expected sqlite or postgresql`);
