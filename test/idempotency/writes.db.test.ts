@@ -134,6 +134,14 @@ describe('a REST write sent with an Idempotency-Key', () => {
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.body.id).not.toBe(mine.body.id);
+    // Each API key's repeat is its own first response again.
+    const myRepeat = await rest.post('/store/orders', { petId: pet.id }, keyed(key));
+    const theirRepeat = await rest.post('/store/orders', { petId: pet.id }, { ...keyed(key), key: other });
+    expect([myRepeat.text, theirRepeat.text]).toEqual([mine.text, theirs.text]);
+    expect([myRepeat, theirRepeat].map((r) => r.headers.get('idempotent-replayed'))).toEqual([
+      'true',
+      'true',
+    ]);
     expect(await ordersOf(pet.id)).toBe(2);
   });
 
@@ -177,6 +185,10 @@ describe('a REST write sent with an Idempotency-Key', () => {
     const corrected = await rest.post('/store/orders', { petId: pet.id }, keyed(key));
     expect(corrected.status).toBe(201);
     expect(corrected.headers.get('idempotent-replayed')).toBeNull();
+    // The key now belongs to the corrected request, which its repeat replays.
+    const repeat = await rest.post('/store/orders', { petId: pet.id }, keyed(key));
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expect(repeat.text).toBe(corrected.text);
     expect(await ordersOf(pet.id)).toBe(1);
   });
 
@@ -292,6 +304,31 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
     );
     expect(read.status).toBe(200);
     expect(await records()).toBe(before);
+  });
+});
+
+describe('a keyed write refused by the rate limit', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ env: { PLACE_ORDER_PER_MINUTE: '1' } });
+  });
+  afterAll(() => limited.close());
+
+  it('is not kept: its retry is refused afresh, and its key stays free', async () => {
+    const limitedRest = await createRestClient(limited);
+    const pet = await limited.createPet({ name: 'Limited' });
+    await limited.prisma.inventoryItem.update({ where: { petId: BigInt(pet.id) }, data: { quantity: 5 } });
+    const [admitted, refused] = [randomUUID(), randomUUID()];
+    expect((await limitedRest.post('/store/orders', { petId: pet.id }, keyed(admitted))).status).toBe(201);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await limitedRest.post('/store/orders', { petId: pet.id }, keyed(refused));
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get('retry-after')).not.toBeNull();
+      expect(answer.headers.get('idempotent-replayed')).toBeNull();
+    }
+    const kept = await limited.prisma.idempotencyRecord.findMany();
+    expect(kept.map(({ key }) => key)).toEqual([admitted]);
+    expect(await limited.prisma.order.count()).toBe(1);
   });
 });
 
