@@ -126,24 +126,25 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       await transaction.rollback();
       return response;
     }
-    const body = (await response.text()) || null;
-    const answer = new Response(body, { status: response.status, headers: response.headers });
-    const asksForRetry = (status: number) => status === 429 || status >= 500;
-    if (asksForRetry(response.status) || run.asksForRetry) {
-      await transaction.rollback();
-      // A response that asks for a retry is true once nothing is kept; one with data beside such an error is not.
-      return asksForRetry(response.status) ? answer : nothingKept(run.api, response.headers);
-    }
-    const record: IdempotencyRecord = {
-      fingerprint: run.fingerprint,
-      status: response.status,
-      headers: outcomeHeaders(response.headers),
-      body,
-    };
     try {
+      const body = (await response.text()) || null;
+      const answer = new Response(body, { status: response.status, headers: response.headers });
+      if (asksForRetry(response.status) || run.asksForRetry) {
+        await transaction.rollback();
+        // REST runs one operation, whose error already says it did nothing. A GraphQL response may report the
+        // writes of other fields, which are now undone.
+        return run.api === 'rest' ? answer : nothingKept(run.api, response.headers);
+      }
+      const record = {
+        fingerprint: run.fingerprint,
+        status: response.status,
+        headers: outcomeHeaders(response.headers),
+        body,
+      };
       await transaction.commit((prisma) => saveRecord(prisma, run.id, record, expiry(now())));
       return answer;
     } catch (error) {
+      await transaction.rollback();
       log.warn(
         { error: String(error) },
         'a write sent with an Idempotency-Key could not commit: nothing kept',
@@ -207,10 +208,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
     onExecutionResult({ result, context }) {
       const run = (context as WithRun)[RUN];
       if (!run || !result || Symbol.asyncIterator in result) return;
-      run.asksForRetry ||= (result.errors ?? []).some((error) => {
-        const status = Number(error.extensions?.status);
-        return status === 429 || status >= 500;
-      });
+      run.asksForRetry ||= (result.errors ?? []).some((error) =>
+        asksForRetry(Number(error.extensions?.status)),
+      );
     },
 
     async onResponse({ serverContext, response, setResponse }) {
@@ -222,6 +222,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
     },
   };
 }
+
+/** A server error or a rate limit: the client is to retry, so the answer is not one to replay. */
+const asksForRetry = (status: number) => status === 429 || status >= 500;
 
 function replay(record: IdempotencyRecord, fingerprint: string): Response {
   if (record.fingerprint !== fingerprint) {
