@@ -65,8 +65,8 @@ export function holdTransaction(prisma: Db, { timeoutMs, maxWaitMs }: HoldOption
 // that runs inside a request calls. Hence the casts to `Db`.
 function held(prisma: Db, settled: Promise<void>, end: (ending: Ending) => void): HeldTransaction {
   let worked = false;
-  // Savepoints nest in a stack in Prisma: two opened side by side (the operations of a batch) would release
-  // each other's. So they run one after the other.
+  // Prisma's savepoints are a stack and it refuses a second nested transaction beside an open one (the
+  // operations of a batch run side by side), so they run one after the other.
   let queue: Promise<unknown> = Promise.resolve();
   return {
     prisma,
