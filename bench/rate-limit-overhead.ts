@@ -50,6 +50,7 @@ const gateway = (rateLimit: ReturnType<typeof createRateLimitPlugin<ServerContex
     prisma,
     petsById: petsByIdDeprecation(config.petsByIdDeprecation),
     rest: {},
+    idempotency: {},
     limits: config.graphqlLimits,
     production: true,
     logger: createLogger('silent'),

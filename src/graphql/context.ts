@@ -1,17 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller, Quota } from '../contract/caller.ts';
 import type { Db } from '../db/client.ts';
+import type { HeldTransaction } from '../db/held-transaction.ts';
 
 export interface Context {
+  /** The database, or the request's held transaction's client when it has one. */
   prisma: Db;
   caller: Caller;
   quota: Quota;
+  /** Held by the idempotency layer for a write sent with an Idempotency-Key; mutation fields run in its savepoints. */
+  transaction?: HeldTransaction;
 }
 
-/** What node:http hands to Yoga with each request; the rate-limit layer adds the caller and its quota. */
+/**
+ * What node:http hands to Yoga with each request; the rate-limit layer adds the caller and its quota, the
+ * idempotency layer the transaction a keyed write runs in.
+ */
 export interface ServerContext {
   req: IncomingMessage;
   res: ServerResponse;
   caller?: Caller;
   quota?: Quota;
+  transaction?: HeldTransaction;
 }

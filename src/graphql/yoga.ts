@@ -16,6 +16,7 @@ import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
+import { withSavepoints } from './savepoints.ts';
 import { schema } from './schema.ts';
 
 const EXPLORER_QUERY = `# The demo catalogue: reads need no key. For writes,
@@ -46,6 +47,8 @@ export interface GraphQLServerOptions {
   logger: Logger;
   /** The rate-limit layer, which identifies the caller and counts the request. */
   rateLimit: Plugin<Record<string, never>, ServerContext>;
+  /** The idempotency layer, which runs a keyed write in a transaction held across the request. */
+  idempotency: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter, which answers every path but the GraphQL endpoint. */
   rest: Plugin;
   /** Absent: every operation executes. */
@@ -69,6 +72,9 @@ export function apiStages(options: GraphQLServerOptions) {
     'writes need a key': useWritesNeedKey(),
     // After the key check: an anonymous write must not spend a caller's field limit.
     'field limits': useFieldLimits(),
+    // After every refusal that needs the body or the caller, before anything executes: a keyed write replays
+    // its first response, or runs in a transaction that commits with the record of its response.
+    idempotency: options.idempotency,
     'Int64 JSON': useInt64Json(),
     // After every plugin with a say in execution, so that a cached result passes through their hooks too.
     'response cache': options.responseCache ? useResponseCache(options.responseCache) : {},
@@ -81,15 +87,15 @@ export function apiStages(options: GraphQLServerOptions) {
 /** The GraphQL server, which serves REST too: schema, context, error masking, and the API's pipeline. */
 export function createGraphQLServer(options: GraphQLServerOptions) {
   return createYoga<ServerContext, Context>({
-    schema: withPetsByIdDeprecation(schema, options.petsById),
+    schema: withSavepoints(withPetsByIdDeprecation(schema, options.petsById)),
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     // Yoga's own health check answers every URL that merely ends with this string (/pets/health, ?x=/health),
     // before any plugin runs, so unmetered. /healthz is served by the ops routes instead; a serialized URL never
     // ends with a space, so this turns Yoga's check off.
     healthCheckEndpoint: ' ',
-    context: ({ caller, quota }) => {
+    context: ({ caller, quota, transaction }) => {
       if (!caller || !quota) throw new Error('The rate-limit layer identified no caller for this request');
-      return { prisma: options.prisma, caller, quota };
+      return { prisma: transaction?.prisma ?? options.prisma, caller, quota, transaction };
     },
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },

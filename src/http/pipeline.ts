@@ -8,6 +8,8 @@ import { DomainsRegistry } from '../domains/registry.ts';
 import { createHostRouter } from '../domains/router.ts';
 import type { ServerContext } from '../graphql/context.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
+import { useIdempotency } from '../idempotency/plugin.ts';
+import { sweepPeriodically } from '../idempotency/sweep.ts';
 import { createKeyLookup } from '../keys/lookup.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
@@ -31,10 +33,13 @@ export async function createPipeline({
   config,
   db,
   logger = createLogger(config.logLevel),
+  now = Date.now,
 }: {
   config: Config;
   db: Database;
   logger?: Logger;
+  /** The clock of what expires (idempotency records); tests set it. */
+  now?: () => number;
 }) {
   const metrics = createMetrics(db);
   const observe = createRequestObserver({ logger, metrics });
@@ -78,12 +83,15 @@ export async function createPipeline({
       }),
       log: logger,
     }),
+    idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:
       db.storeVersion && config.responseCacheEntries > 0
         ? { storeVersion: db.storeVersion, maxEntries: config.responseCacheEntries }
         : undefined,
   });
+
+  const stopSweeping = sweepPeriodically(db.prisma, { now, log: logger });
 
   /** Never rejects: a failure outside Yoga's own error handling is logged and answered 500 INTERNAL. */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -101,6 +109,7 @@ export async function createPipeline({
 
   /** Releases what the pipeline opened (the database is the caller's). */
   async function close() {
+    stopSweeping();
     domains?.close();
     await counters.close();
   }

@@ -10,7 +10,8 @@ const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same 
 - **Paging**: lists take \`limit\` (1 to 100, default 20) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=20&cursor=...>; rel="next"\`. No \`Link\` header: last page.
 - **Errors** are the Error object \`{code, message, status}\` with the HTTP status equal to \`status\`; the message names the field at fault. Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
 - **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
-- **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; over the limit, 429 with \`Retry-After\`.`;
+- **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; over the limit, 429 with \`Retry-After\`.
+- **Idempotent writes**: send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.`;
 
 const PATH_PARAMETERS: Record<string, string> = {
   petId: 'Identifier of the pet.',
@@ -43,6 +44,21 @@ const HEADERS = {
   Deprecation: header(PETS_BY_ID_HEADERS.Deprecation, STRING),
   Sunset: header(PETS_BY_ID_HEADERS.Sunset, STRING),
   Successor: header(PETS_BY_ID_HEADERS.Successor, STRING),
+  'Idempotent-Replayed': header(
+    '`true` when this is the recorded response to an earlier request with the same `Idempotency-Key`.',
+    { type: 'string', enum: ['true'] },
+    false,
+  ),
+};
+
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the write safe to retry: a repeat with the same key (same API key, method, path and body) within ' +
+    '24 hours gets the first response again instead of running again. 1 to 255 printable ASCII characters.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]+$' },
 };
 
 type HeaderName = keyof typeof HEADERS;
@@ -76,6 +92,7 @@ export function createOpenApiDocument(options: { petsById: PetsByIdDeprecation }
     components: {
       schemas: RESOURCES,
       headers: HEADERS,
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
       securitySchemes: {
         ApiKey: {
           type: 'apiKey',
@@ -112,11 +129,15 @@ function operation(route: Route, petsById: PetsByIdDeprecation) {
         schema,
         ...(schema.type === 'array' && { style: 'form', explode: false }),
       })),
+      ...(isWrite(route) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ],
     ...(route.body && {
       requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.schema) } } },
     }),
-    responses: responses(route, deprecated ? (['Deprecation', 'Sunset', 'Successor'] as const) : []),
+    responses: responses(route, [
+      ...(deprecated ? (['Deprecation', 'Sunset', 'Successor'] as const) : []),
+      ...(isWrite(route) ? (['Idempotent-Replayed'] as const) : []),
+    ]),
     security: isWrite(route) ? [{ ApiKey: [] }] : [{}, { ApiKey: [] }],
     ...(deprecated && petsById.openApi),
     ...(stability && { 'x-stability': stability }),

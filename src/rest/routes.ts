@@ -361,20 +361,30 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
   const errors: ({ code: ErrorCode; when: string } | false)[] = [
     {
       code: 'VALIDATION_FAILED',
-      when: 'a parameter or body field is invalid or unknown; the message names it',
+      when: isWrite(route)
+        ? 'a parameter, body field or the Idempotency-Key header is invalid or unknown; the message names it'
+        : 'a parameter or body field is invalid or unknown; the message names it',
     },
     isWrite(route) && { code: 'UNAUTHENTICATED', when: 'no X-API-Key header: writes need a key' },
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
     hasPathIds && { code: 'NOT_FOUND', when: 'no record has this id' },
     ...(route.errors ?? []),
     route.deprecated !== undefined && { code: 'ENDPOINT_SUNSET', when: 'the sunset date has passed' },
-    route.body !== undefined && {
+    isWrite(route) && {
       code: 'PAYLOAD_TOO_LARGE',
       when: 'the body is larger than the configured limit',
     },
     route.body !== undefined && {
       code: 'UNSUPPORTED_MEDIA_TYPE',
       when: 'the body is not sent as application/json',
+    },
+    isWrite(route) && {
+      code: 'IDEMPOTENCY_KEY_IN_USE',
+      when: 'the first request with this Idempotency-Key is still running: retry once it has finished',
+    },
+    isWrite(route) && {
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      when: 'this Idempotency-Key came with another request (method, path or body) in the last 24 hours',
     },
     {
       code: 'RATE_LIMITED',

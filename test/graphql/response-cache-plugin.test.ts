@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { useResponseCache } from '../../src/graphql/plugins/response-cache.ts';
 
 // The plugin alone, on a schema that counts its executions: what it keeps and for how long.
-function cachedServer(maxEntries: number) {
+function cachedServer(maxEntries: number, context: Record<string, unknown> = {}) {
   let storeVersion = 1;
   const executed: number[] = [];
   const yoga = createYoga({
@@ -18,6 +18,7 @@ function cachedServer(maxEntries: number) {
         },
       },
     }),
+    context,
     plugins: [useResponseCache({ storeVersion: () => storeVersion, maxEntries })],
   });
   /** The numbers whose query executed (rather than being answered from the cache). */
@@ -50,4 +51,9 @@ it('serves nothing kept before the store version moved', async () => {
   expect(await server.executedFor(1, 2, 1)).toEqual([1, 2]);
   server.commit();
   expect(await server.executedFor(1, 2, 1, 2)).toEqual([1, 2]);
+});
+
+it("neither serves nor keeps a result read in a keyed write's transaction, which may yet roll back", async () => {
+  const server = cachedServer(10, { transaction: {} });
+  expect(await server.executedFor(1, 1, 1)).toEqual([1, 1, 1]);
 });

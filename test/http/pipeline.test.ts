@@ -107,6 +107,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       production: false,
       logger: createLogger('silent'),
       rateLimit: {},
+      idempotency: {},
       rest: {},
     });
     expect(Object.keys(stages)).toEqual([
@@ -118,6 +119,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'client error codes',
       'writes need a key',
       'field limits',
+      'idempotency',
       'Int64 JSON',
       'response cache',
       'REST adapter',

@@ -87,6 +87,30 @@ describe('the OpenAPI document', () => {
     expect(operation('PUT', '/store/inventory/{petId}')?.responses['401']).toBeDefined();
   });
 
+  it('takes an Idempotency-Key on every write, with its 409, 422 and Idempotent-Replayed, and on no read', () => {
+    const { parameters } = document.components;
+    expect(parameters.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+    for (const entry of CONTRACT) {
+      const [method, path] = entry.split(' ') as [string, string];
+      const { parameters: taken, responses } = operation(method, path) as Operation & {
+        parameters: { $ref?: string }[];
+      };
+      const takesKey = taken.some(({ $ref }) => $ref === '#/components/parameters/IdempotencyKey');
+      expect(takesKey, entry).toBe(method !== 'GET');
+      if (method === 'GET') continue;
+      expect(JSON.stringify(responses['409']), entry).toContain('IDEMPOTENCY_KEY_IN_USE');
+      expect(JSON.stringify(responses['422']), entry).toContain('IDEMPOTENCY_KEY_REUSED');
+      for (const [status, response] of Object.entries(responses)) {
+        expect(Object.keys(response.headers ?? {}), `${entry} ${status}`).toContain('Idempotent-Replayed');
+      }
+    }
+  });
+
   it('marks the deprecation, the hidden try-it panel and the stability of operations', () => {
     expect(operation('GET', '/pets/{petId}')).toMatchObject({
       deprecated: true,

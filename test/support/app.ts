@@ -17,7 +17,7 @@ export interface GraphQLResponse {
  * loopback port. Requests carry a Business-plan API key unless told otherwise.
  */
 export async function startTestApp(
-  options: { env?: NodeJS.ProcessEnv; onQuery?: (sql: string) => void } = {},
+  options: { env?: NodeJS.ProcessEnv; onQuery?: (sql: string) => void; now?: () => number } = {},
 ) {
   const database = await createTestDatabase({ onQuery: options.onQuery });
   // The per-field placeOrder limit is the rate-limit tests' business; here it would only get in the way.
@@ -28,7 +28,7 @@ export async function startTestApp(
     PLACE_ORDER_PER_MINUTE: '100000',
     ...options.env,
   });
-  const pipeline = await createPipeline({ config, db: database.db });
+  const pipeline = await createPipeline({ config, db: database.db, now: options.now });
   const http = await listen(pipeline.handle, '127.0.0.1', 0);
   const apiKey = await createTestKey(database.db.prisma, 'business');
   const prisma = database.db.prisma;

@@ -1,6 +1,7 @@
 import { BREAK, type DocumentNode, type ExecutionResult, getOperationAST, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import type { Context } from '../context.ts';
 
 export interface ResponseCacheOptions {
   /**
@@ -26,7 +27,7 @@ const CALLER_FIELDS = new Set(['rateLimit']);
  * Not @envelop/response-cache: it invalidates by the entities a mutation returns, which misses side effects and
  * other processes' writes.
  */
-export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOptions): Plugin {
+export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOptions): Plugin<Context> {
   const entries = new LRUCache<string, Entry>({ max: maxEntries });
   // Yoga's parse cache and the REST routes hand the same document object for the same text.
   const documentIds = new WeakMap<DocumentNode, string | null>();
@@ -44,6 +45,9 @@ export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOpti
 
   return {
     onExecute({ args, setResultAndStopExecution }) {
+      // A query batched with a keyed write reads that write's transaction, whose changes may yet be undone
+      // (a rollback leaves the store version where it was).
+      if (args.contextValue.transaction) return;
       const id = documentId(args.document);
       if (id === null || getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
       const version = storeVersion();

@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { invalid } from '../contract/errors.ts';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+export const MAX_KEY_LENGTH = 255;
+const PRINTABLE = /^[\x20-\x7e]+$/;
+
+/**
+ * The request's Idempotency-Key, undefined when it sent none. Anything but 1 to 255 printable ASCII characters
+ * (a UUID, say) is VALIDATION_FAILED naming the header.
+ */
+export function readIdempotencyKey(headers: Headers): string | undefined {
+  const key = headers.get(IDEMPOTENCY_KEY_HEADER);
+  if (key === null) return undefined;
+  const problem =
+    key === ''
+      ? 'is empty'
+      : key.length > MAX_KEY_LENGTH
+        ? `has ${key.length} characters`
+        : !PRINTABLE.test(key)
+          ? 'contains a character that is not printable ASCII'
+          : undefined;
+  if (!problem) return key;
+  throw invalid(
+    IDEMPOTENCY_KEY_HEADER,
+    `${problem}: send 1 to ${MAX_KEY_LENGTH} printable ASCII characters, e.g. a UUID`,
+  );
+}
+
+/** What a repeat must match: the method, the target and the body, as sha256 in hex. */
+export function fingerprint(method: string, target: string, body: Uint8Array | string): string {
+  return createHash('sha256').update(`${method} ${target}\n`).update(body).digest('hex');
+}

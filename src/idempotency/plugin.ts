@@ -1,0 +1,297 @@
+import { Response } from '@whatwg-node/fetch';
+import { getOperationAST, parse } from 'graphql';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import { readBody } from '../contract/body-limit.ts';
+import type { Caller } from '../contract/caller.ts';
+import { isGraphQLPath } from '../contract/endpoints.ts';
+import { errorResponse } from '../contract/error-response.ts';
+import { ApiError } from '../contract/errors.ts';
+import { graphqlError } from '../contract/graphql-error.ts';
+import type { Database } from '../db/client.ts';
+import { type HeldTransaction, holdTransaction } from '../db/held-transaction.ts';
+import type { Logger } from '../observability/logger.ts';
+import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
+import { fingerprint, IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER, readIdempotencyKey } from './key.ts';
+import { findRecord, type IdempotencyRecord, lockKey, type RecordId, saveRecord } from './records.ts';
+
+/** How long a key's first response is replayed. */
+export const RETENTION_MS = 24 * 60 * 60 * 1000;
+
+// A keyed write holds its transaction (on SQLite, the database's write lock) for as long as it runs: one that
+// takes longer is rolled back and answered 503. The wait to begin matches SQLite's busy timeout.
+const HOLD = { timeoutMs: 10_000, maxWaitMs: 5_000 };
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The headers of a first response that are part of its outcome, and so replayed; the others describe the request. */
+const OUTCOME_HEADERS = ['content-type', 'location', 'link', 'deprecation', 'sunset'];
+
+export interface IdempotencyDeps {
+  db: Pick<Database, 'prisma' | 'target'>;
+  /** The REST adapter's body limit: a keyed REST write's body is read here, before its transaction begins. */
+  maxRestBodyBytes: number;
+  log: Pick<Logger, 'warn' | 'error'>;
+  now?: () => number;
+}
+
+/** What this layer reads on the server context (the caller, from the rate-limit layer) and adds to it. */
+export interface IdempotentContext {
+  caller?: Caller;
+  transaction?: HeldTransaction;
+}
+
+/** A keyed write on its way: the record it is to leave, and the transaction it runs in. */
+interface Run {
+  id: RecordId;
+  fingerprint: string;
+  transaction: HeldTransaction;
+  api: 'rest' | 'graphql';
+  /** An error in its results asks the client to retry (5xx, 429): then nothing of it is kept. */
+  asksForRetry: boolean;
+}
+
+const RUN = Symbol('idempotent run');
+type WithRun = { [RUN]?: Run };
+
+/**
+ * Idempotent writes (docs/idempotency.md). A REST write or a GraphQL mutation request sent with an
+ * Idempotency-Key by an API key runs in one transaction held across the request; its response is recorded in
+ * that same transaction, so the write and the record commit together or not at all. A repeat (same API key,
+ * key, method, target and body) within RETENTION_MS is answered the recorded response, with
+ * `Idempotent-Replayed: true`, and runs nothing.
+ */
+export function useIdempotency<TServerContext extends IdempotentContext = IdempotentContext>({
+  db,
+  maxRestBodyBytes,
+  log,
+  now = Date.now,
+}: IdempotencyDeps): Plugin<Record<string, never>, TServerContext> {
+  // Keys whose first request runs in this process. Other processes are kept out by lockKey.
+  const running = new Set<string>();
+
+  /**
+   * Begins a keyed request: the response to replay, or undefined with the request's transaction on the server
+   * context. Refuses (throws) IDEMPOTENCY_KEY_IN_USE and IDEMPOTENCY_KEY_REUSED.
+   */
+  async function enter(
+    serverContext: IdempotentContext & WithRun,
+    id: RecordId,
+    api: Run['api'],
+    fingerprintOf: () => Promise<string>,
+  ): Promise<Response | undefined> {
+    const name = `${id.apiKeyId} ${id.key}`;
+    if (running.has(name)) throw inUse();
+    running.add(name);
+    try {
+      const begun = await begin(id, api, await fingerprintOf());
+      if (begun instanceof Response) {
+        running.delete(name);
+        return begun;
+      }
+      begun.transaction.ended.then(() => running.delete(name));
+      serverContext.transaction = begun.transaction;
+      serverContext[RUN] = begun;
+      return undefined;
+    } catch (error) {
+      running.delete(name);
+      throw error;
+    }
+  }
+
+  async function begin(id: RecordId, api: Run['api'], fingerprint: string): Promise<Response | Run> {
+    // Read first outside any transaction, so that a replay never waits for (on SQLite) the write lock.
+    const earlier = await findRecord(db.prisma, id, new Date(now()));
+    if (earlier) return replay(earlier, fingerprint);
+    const transaction = await holdTransaction(db.prisma, HOLD);
+    try {
+      if (!(await lockKey(transaction.prisma, db.target.provider, id))) throw inUse();
+      // Completed by another process since the read above.
+      const completed = await findRecord(transaction.prisma, id, new Date(now()));
+      if (completed) {
+        await transaction.rollback();
+        return replay(completed, fingerprint);
+      }
+      return { id, fingerprint, transaction, api, asksForRetry: false };
+    } catch (error) {
+      await transaction.rollback();
+      throw error;
+    }
+  }
+
+  /** The response to send once the request has run: the keyed write commits with its record, or nothing is kept. */
+  async function finish(run: Run, response: Response): Promise<Response> {
+    const { transaction } = run;
+    // No mutation ran: refused before (401, 403, 429, bad input). The key stays free for a retry.
+    if (!transaction.worked) {
+      await transaction.rollback();
+      return response;
+    }
+    try {
+      const body = (await response.text()) || null;
+      const answer = new Response(body, { status: response.status, headers: response.headers });
+      if (asksForRetry(response.status) || run.asksForRetry) {
+        await transaction.rollback();
+        // REST runs one operation, whose error already says it did nothing. A GraphQL response may report the
+        // writes of other fields, which are now undone.
+        return run.api === 'rest' ? answer : nothingKept(run.api, response.headers);
+      }
+      const record = {
+        fingerprint: run.fingerprint,
+        status: response.status,
+        headers: outcomeHeaders(response.headers),
+        body,
+      };
+      await transaction.commit((prisma) => saveRecord(prisma, run.id, record, expiry(now())));
+      return answer;
+    } catch (error) {
+      await transaction.rollback();
+      log.warn(
+        { error: String(error) },
+        'a write sent with an Idempotency-Key could not commit: nothing kept',
+      );
+      return nothingKept(run.api, response.headers);
+    }
+  }
+
+  function refusal(error: unknown): Response {
+    if (error instanceof ApiError) return errorResponse(error);
+    if (isDatabaseUnavailable(error)) return errorResponse(unavailable());
+    log.error({ err: error }, 'idempotency layer failed');
+    return errorResponse(new ApiError('INTERNAL', 'Unexpected error.'));
+  }
+
+  return {
+    // REST: a write's body is read before its transaction begins, so that a slow client holds no lock.
+    onRequest({ request, url, serverContext, setRequest, endResponse, fetchAPI }) {
+      const caller = serverContext.caller;
+      if (isGraphQLPath(url.pathname) || !WRITE_METHODS.has(request.method) || caller?.kind !== 'key') return;
+      let key: string | undefined;
+      try {
+        key = readIdempotencyKey(request.headers);
+      } catch (error) {
+        return endResponse(refusal(error));
+      }
+      if (key === undefined) return;
+      const readAndFingerprint = async () => {
+        const body = await readBody(request, maxRestBodyBytes);
+        const { method, headers } = request;
+        setRequest(
+          new fetchAPI.Request(request.url, { method, headers, body: body.byteLength ? body : null }),
+        );
+        return fingerprint(method, url.pathname + url.search, body);
+      };
+      return enter(serverContext, { apiKeyId: caller.keyId, key }, 'rest', readAndFingerprint).then(
+        (replayed) => replayed && endResponse(replayed),
+        (error: unknown) => endResponse(refusal(error)),
+      );
+    },
+
+    // GraphQL: once the body is parsed, a request with a mutation (or a document it cannot read) is a write.
+    onRequestParse({ request, url, serverContext, requestParser, setRequestParser }) {
+      const caller = serverContext.caller;
+      if (request.method !== 'POST' || !requestParser || caller?.kind !== 'key') return;
+      // Not `has`: @whatwg-node's Headers answers false for a header sent empty.
+      if (request.headers.get(IDEMPOTENCY_KEY_HEADER) === null) return;
+      setRequestParser(async (parsing) => {
+        const parsed = await requestParser(parsing);
+        if (isResponse(parsed) || !mayWrite(parsed)) return parsed;
+        try {
+          const id = { apiKeyId: caller.keyId, key: readIdempotencyKey(parsing.headers) as string };
+          const operations = async () => fingerprint('POST', url.pathname, JSON.stringify(parsed));
+          return (await enter(serverContext, id, 'graphql', operations)) ?? parsed;
+        } catch (error) {
+          throw asGraphQLError(error);
+        }
+      });
+    },
+
+    onExecutionResult({ result, context }) {
+      const run = (context as WithRun)[RUN];
+      if (!run || !result || Symbol.asyncIterator in result) return;
+      run.asksForRetry ||= (result.errors ?? []).some((error) =>
+        asksForRetry(Number(error.extensions?.status)),
+      );
+    },
+
+    async onResponse({ serverContext, response, setResponse }) {
+      const withRun = serverContext as WithRun;
+      const run = withRun[RUN];
+      if (!run) return;
+      withRun[RUN] = undefined;
+      setResponse(await finish(run, response));
+    },
+  };
+}
+
+/** A server error or a rate limit: the client is to retry, so the answer is not one to replay. */
+const asksForRetry = (status: number) => status === 429 || status >= 500;
+
+function replay(record: IdempotencyRecord, fingerprint: string): Response {
+  if (record.fingerprint !== fingerprint) {
+    throw new ApiError(
+      'IDEMPOTENCY_KEY_REUSED',
+      `${IDEMPOTENCY_KEY_HEADER} was sent in the last ${RETENTION_MS / 3_600_000} hours with another request (method, path or body): ` +
+        'send a new key for a new request',
+    );
+  }
+  return new Response(record.body, {
+    status: record.status,
+    headers: { ...record.headers, [REPLAYED_HEADER]: 'true' },
+  });
+}
+
+const inUse = () =>
+  new ApiError(
+    'IDEMPOTENCY_KEY_IN_USE',
+    `The first request with this ${IDEMPOTENCY_KEY_HEADER} is still running: retry once it has finished`,
+  );
+
+const unavailable = () => new ApiError('UNAVAILABLE', 'The database is unavailable right now; retry shortly');
+
+/** Answer to a keyed write whose writes were all undone: UNAVAILABLE, with this request's other headers. */
+function nothingKept(api: Run['api'], headers: Headers): Response {
+  const requestHeaders = new Headers(headers);
+  for (const name of [...OUTCOME_HEADERS, 'content-length']) requestHeaders.delete(name);
+  const error = new ApiError(
+    'UNAVAILABLE',
+    `The request could not be completed and nothing of it was kept: retry it with the same ${IDEMPOTENCY_KEY_HEADER}`,
+  );
+  if (api === 'rest') return errorResponse(error, Object.fromEntries(requestHeaders));
+  requestHeaders.set('content-type', 'application/json; charset=utf-8');
+  const body = JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] });
+  return new Response(body, { status: error.status, headers: requestHeaders });
+}
+
+function outcomeHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of OUTCOME_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) kept[name] = value;
+  }
+  return kept;
+}
+
+function expiry(now: number) {
+  return { createdAt: new Date(now), expiresAt: new Date(now + RETENTION_MS) };
+}
+
+const isResponse = (value: object): value is Response => 'status' in value && 'headers' in value;
+
+/** Whether a GraphQL request may write: it names a mutation, or has a document this layer cannot read. */
+function mayWrite(parsed: GraphQLParams | GraphQLParams[]): boolean {
+  return [parsed].flat().some(({ query, operationName }) => {
+    if (typeof query !== 'string') return true;
+    try {
+      return getOperationAST(parse(query, { noLocation: true }), operationName)?.operation === 'mutation';
+    } catch {
+      return false; // Yoga refuses the syntax error before anything runs
+    }
+  });
+}
+
+function asGraphQLError(error: unknown): unknown {
+  if (error instanceof ApiError) return graphqlError(error.code, error.message, { httpStatus: true });
+  if (isDatabaseUnavailable(error))
+    return graphqlError('UNAVAILABLE', unavailable().message, { httpStatus: true });
+  return error;
+}
