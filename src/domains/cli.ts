@@ -30,9 +30,7 @@ async function main(): Promise<number> {
   }
   const config = loadDomainsConfig(process.env);
   if (!config) {
-    console.error(
-      'DOMAINS_CONFIG is not set: point it at the domains configuration file (README, "Custom domains").',
-    );
+    console.error('DOMAINS_CONFIG is not set: point it at the domains configuration file (docs/domains.md).');
     return 2;
   }
   const kind = values.apex ? 'apex' : values.subdomain ? 'subdomain' : undefined;

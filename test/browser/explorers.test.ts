@@ -1,4 +1,4 @@
-// Screenshots go to test/.artifacts/screenshots/ (gitignored). To refresh the two committed ones that the README
+// Screenshots go to test/.artifacts/screenshots/ (gitignored). To refresh the two committed ones that docs/operations.md
 // shows, run with UPDATE_SCREENSHOTS=1: they are then written to docs/screenshots/.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
