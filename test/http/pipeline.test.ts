@@ -117,6 +117,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'body limit',
       'query limits',
       'client error codes',
+      'hide suggestions',
       'writes need a key',
       'field limits',
       'idempotency',
