@@ -1,11 +1,10 @@
-import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 // Every hint graphql-js appends (didYouMean): ` Did you mean "a", "b", or "c"?`, ` Did you mean the enum value
 // "x"?`, ` Did you mean to use an inline fragment on "T"?`. The quoted names are GraphQL names: no `?` inside.
 const SUGGESTION = / ?Did you mean [^?]*\?/g;
 
-function hide(errors: readonly GraphQLError[]): void {
+function hide(errors: readonly Error[]): void {
   for (const error of errors) error.message = error.message.replace(SUGGESTION, '');
 }
 
