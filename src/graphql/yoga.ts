@@ -16,6 +16,7 @@ import { useInt64Json } from './plugins/int64-json.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
+import { useVariableDepth } from './plugins/variable-depth.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 import { withSavepoints } from './savepoints.ts';
 import { schema } from './schema.ts';
@@ -68,6 +69,8 @@ export function apiStages(options: GraphQLServerOptions) {
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),
+    // Before anything walks the variables recursively (the response cache's key, graphql-js's coercion).
+    'variable depth': useVariableDepth(),
     'query limits': useQueryLimits(options.limits),
     'client error codes': useClientErrorCodes(),
     // In production no error names a part of the schema the request did not ("Did you mean …?").

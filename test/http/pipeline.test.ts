@@ -115,6 +115,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'rate limit',
       'CSRF prevention',
       'body limit',
+      'variable depth',
       'query limits',
       'client error codes',
       'hide suggestions',
