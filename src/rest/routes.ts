@@ -366,8 +366,10 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
       code: 'VALIDATION_FAILED',
       when: isWrite(route)
         ? 'a parameter, body field or the Idempotency-Key header is invalid or unknown (text with a control ' +
-          'character, a cursor this API did not issue); the message names it'
-        : 'a parameter or body field is invalid or unknown (a cursor this API did not issue); the message names it',
+          'character, a cursor this API did not issue), or the request target or Host is malformed; the message ' +
+          'names it'
+        : 'a parameter or body field is invalid or unknown (a cursor this API did not issue), or the request ' +
+          'target or Host is malformed; the message names it',
     },
     isWrite(route) && { code: 'UNAUTHENTICATED', when: 'no X-API-Key header: writes need a key' },
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
@@ -378,6 +380,7 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
       code: 'PAYLOAD_TOO_LARGE',
       when: 'the body is larger than the configured limit',
     },
+    { code: 'URI_TOO_LONG', when: 'the request target (path and query) is longer than 8192 bytes' },
     route.body !== undefined && {
       code: 'UNSUPPORTED_MEDIA_TYPE',
       when: 'the body is not sent as application/json',
