@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/variable-depth.ts';
+import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -248,6 +248,52 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
     expect((await extensions.json()).errors[0].message).toBe(
       `extensions: nested deeper than ${MAX_VARIABLE_DEPTH} levels`,
     );
+  });
+
+  it('refuses a document nesting its brackets deeper than GRAPHQL_MAX_DEPTH + 34, before parsing it', async () => {
+    const limit = 10 + MAX_VARIABLE_DEPTH + 2;
+    const refusal = {
+      errors: [
+        {
+          message: `Nesting depth of ${limit} brackets exceeded. Ask for less in one operation, or split it.`,
+          extensions: { code: 'QUERY_TOO_COMPLEX', status: 400 },
+        },
+      ],
+    };
+    const listLiteral = (depth: number) =>
+      `{ pets(first: 1, ids: ${'['.repeat(depth)}1${']'.repeat(depth)}) { edges { cursor } } }`;
+    for (const query of [
+      listLiteral(3000),
+      listLiteral(limit),
+      `mutation { createCategory(input: ${'{ name: '.repeat(600)}"x"${' }'.repeat(600)}) { id } }`,
+      `{ ${'pets(first: 1) { edges { node { category { '.repeat(12)} id ${'} } } } '.repeat(12)} }`,
+    ]) {
+      const answer = await app.graphql(query);
+      expect(answer.body, query.slice(0, 60)).toEqual(refusal);
+      expect(answer.status).toBe(400);
+    }
+    const viaGet = await fetch(`${app.url}/graphql?query=${encodeURIComponent(listLiteral(limit))}`);
+    expect(viaGet.status).toBe(400);
+    expect(await viaGet.json()).toEqual(refusal);
+  });
+
+  it('counts no bracket inside strings, block strings or comments', async () => {
+    const brackets = '[{('.repeat(30);
+    const quoted = await app.ok(
+      `mutation {
+        # ${brackets}
+        createCategory(input: { name: "${brackets} \\" ${brackets}" }) { name }
+      }`,
+    );
+    expect(quoted.createCategory.name).toBe(`${brackets} " ${brackets}`);
+    const block = await app.ok(
+      `mutation { createCategory(input: { name: """${brackets} \\""" ${brackets}""" }) { name } }`,
+    );
+    expect(block.createCategory.name).toBe(`${brackets} """ ${brackets}`);
+    const answer = await app.graphql(
+      `{ pets(first: 1, ids: ${'['.repeat(30)}1${']'.repeat(30)}) { edges { cursor } } }`,
+    );
+    expect(answer.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
 
   it('passes the depth it allows on to the schema, which judges the value', async () => {

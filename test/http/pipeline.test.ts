@@ -115,7 +115,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'rate limit',
       'CSRF prevention',
       'body limit',
-      'variable depth',
+      'nesting depth',
       'query limits',
       'client error codes',
       'hide suggestions',
