@@ -325,6 +325,28 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
     }
   });
 
+  it.each([
+    ['GET', 'application/xml'],
+    ['POST', 'image/png'],
+    ['POST', 'text/html'],
+  ])('%s accepting only %s: 406 with the Error object and the rate-limit headers', async (method, accept) => {
+    const response = await fetch(
+      `${app.url}/graphql${method === 'GET' ? `?query=${encodeURIComponent('{ __typename }')}` : ''}`,
+      {
+        method,
+        headers: { accept, 'x-api-key': app.apiKey, 'content-type': 'application/json' },
+        body: method === 'POST' ? '{"query":"{ __typename }"}' : undefined,
+      },
+    );
+    expect(response.status).toBe(406);
+    expect(await response.json()).toMatchObject({
+      errors: [
+        { message: expect.stringMatching(/^Accept /), extensions: { code: 'NOT_ACCEPTABLE', status: 406 } },
+      ],
+    });
+    expect(response.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+  });
+
   it.each(['text/json', 'application/xml', 'image/png', 'application/jsonx'])(
     'a body of %s: 415 with the Error object and the rate-limit headers',
     async (type) => {
