@@ -1,12 +1,26 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+
+// The gateway's log lines: bad input is the client's fault, never logged as the server's (warn or error).
+const logLines: { level: number; msg?: string }[] = [];
+const logger = pino(
+  { level: 'info' },
+  new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  }),
+);
 
 let app: TestApp;
 let petId: number;
 let categoryId: number;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ logger });
   ({ id: petId, categoryId } = await app.createPet({ name: 'Rex' }));
   await app.createPet({ name: 'Fido', categoryId });
 });
@@ -367,4 +381,10 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
       expect(response.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     },
   );
+});
+
+it('logs none of this above info: no stack overflow, no server fault', () => {
+  expect(logLines.length).toBeGreaterThan(100);
+  expect(logLines.filter((line) => line.level >= 40)).toEqual([]);
+  expect(JSON.stringify(logLines)).not.toMatch(/Maximum call stack|RangeError|Invalid cursor/);
 });

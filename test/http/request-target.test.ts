@@ -204,6 +204,13 @@ describe('Host headers the gateway does not serve: 400 with the Error object, co
     }
   });
 
+  it('comes before the ops endpoints: a bad Host on /healthz is refused and counted too', async () => {
+    lastRemaining = undefined;
+    expectRefused(await request('/pets', ['Host: a b']), 'VALIDATION_FAILED', 400, /^Host: /);
+    expectRefused(await request('/healthz', ['Host: a b']), 'VALIDATION_FAILED', 400, /^Host: /);
+    expectRefused(await request('http://x/healthz'), 'VALIDATION_FAILED', 400, /^request target: /);
+  });
+
   it('the rate limit answers first: an unknown key is 401 even with a bad Host', async () => {
     const reply = await send('GET /pets HTTP/1.1\r\nHost: a b\r\nX-API-Key: psk_nope\r\nConnection: close');
     expect(reply.status).toBe(401);
