@@ -31,6 +31,13 @@ export function maskError(error: unknown, internalMessage: string): Error {
  */
 export function markClientError(error: GraphQLError): GraphQLError {
   if (isErrorCode(error.extensions.code)) return error;
+  // Yoga puts the JSON parser's own error here (V8's wording, quoting the body back): no part of the contract.
+  // Yoga answers such a request 400 only while it is there; it stays 400 for every client without it.
+  if ('originalError' in error.extensions) {
+    delete error.extensions.originalError;
+    const http = error.extensions.http as { spec?: boolean } | undefined;
+    if (http) http.spec = false;
+  }
   const httpStatus = (error.extensions.http as { status?: number } | undefined)?.status;
   const code = CODE_FOR_CLIENT_STATUS.get(httpStatus ?? 400) ?? 'VALIDATION_FAILED';
   Object.assign(error.extensions, { code, status: ERROR_STATUS[code] });

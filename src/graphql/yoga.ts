@@ -11,7 +11,9 @@ import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
+import { useHideSuggestions } from './plugins/hide-suggestions.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
+import { MAX_VARIABLE_DEPTH, useNestingDepth } from './plugins/nesting-depth.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
@@ -67,8 +69,15 @@ export function apiStages(options: GraphQLServerOptions) {
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),
-    'query limits': useQueryLimits(options.limits, { production: options.production }),
+    // Before anything walks the request recursively (the parser, the response cache's key, coercion). A document
+    // may nest its selections GRAPHQL_MAX_DEPTH deep, and a literal in them as deep as a variable.
+    'nesting depth': useNestingDepth({
+      maxDocumentNesting: options.limits.maxDepth + MAX_VARIABLE_DEPTH + 2,
+    }),
+    'query limits': useQueryLimits(options.limits),
     'client error codes': useClientErrorCodes(),
+    // In production no error names a part of the schema the request did not ("Did you mean …?").
+    'hide suggestions': options.production ? useHideSuggestions() : {},
     'writes need a key': useWritesNeedKey(),
     // After the key check: an anonymous write must not spend a caller's field limit.
     'field limits': useFieldLimits(),

@@ -33,6 +33,9 @@ export async function listen(
       requestTimeout: requestTimeoutMs,
       headersTimeout: headersTimeoutMs,
       keepAliveTimeout: keepAliveTimeoutMs,
+      // A request without Host is refused by the pipeline (http/request-target.ts), with the Error object and
+      // counted, rather than by node:http with an empty 400.
+      requireHostHeader: false,
       // Node checks the two timeouts above only this often (30 s by default).
       connectionsCheckingInterval: headersTimeoutMs && Math.min(1000, headersTimeoutMs),
     },

@@ -15,18 +15,20 @@ import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
 import { createRequestObserver } from '../observability/requests.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
-import { createRateLimitPlugin } from '../ratelimit/plugin.ts';
+import { createRateLimitLayer } from '../ratelimit/plugin.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './ops.ts';
+import { createTargetCheck } from './request-target.ts';
 
 /**
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
  *   1. observe: the request's id, log line and metrics (answers nothing);
- *   2. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
- *   3. ops: /healthz, /readyz, /metrics, /openapi.json and /docs, answered without a rate limit;
- *   4. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
+ *   2. request target: 400 for a target or Host nothing after it could build a URL from (counted, rate-limited);
+ *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
+ *   4. ops: /healthz, /readyz, /metrics, /openapi.json and /docs, answered without a rate limit;
+ *   5. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
 export async function createPipeline({
@@ -68,21 +70,24 @@ export async function createPipeline({
     () => draining,
   );
 
+  const rateLimit = createRateLimitLayer<ServerContext>({
+    config: config.rateLimit,
+    counters,
+    findKey: createKeyLookup(db.prisma, {
+      ttlMs: config.rateLimit.keyCacheTtlMs,
+      maxEntries: config.rateLimit.keyCacheSize,
+    }),
+    log: logger,
+  });
+  const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
+
   const api = createGraphQLServer({
     prisma: db.prisma,
     petsById,
     limits: config.graphqlLimits,
     production: config.production,
     logger,
-    rateLimit: createRateLimitPlugin<ServerContext>({
-      config: config.rateLimit,
-      counters,
-      findKey: createKeyLookup(db.prisma, {
-        ttlMs: config.rateLimit.keyCacheTtlMs,
-        maxEntries: config.rateLimit.keyCacheSize,
-      }),
-      log: logger,
-    }),
+    rateLimit: rateLimit.plugin,
     idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:
@@ -97,6 +102,7 @@ export async function createPipeline({
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     observe(req, res);
     try {
+      if (await refuseUnservable(req, res)) return;
       if (routeHost(req, res)) return;
       if (await answerOps(req, res)) return;
       await api(req, res);

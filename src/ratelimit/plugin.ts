@@ -39,12 +39,29 @@ export interface RateLimitedContext {
  * CORS preflights are answered earlier and not counted) and the rest of a batch once it is parsed,
  * before anything executes. Every response to a counted request carries the rate-limit headers.
  */
-export function createRateLimitPlugin<TServerContext extends RateLimitedContext = RateLimitedContext>({
+export function createRateLimitPlugin<TServerContext extends RateLimitedContext = RateLimitedContext>(
+  deps: RateLimitPluginDeps,
+): Plugin<Record<string, never>, TServerContext> {
+  return createRateLimitLayer<TServerContext>(deps).plugin;
+}
+
+/** A refusal answered before the API, as the rate limit has it: its error (the layer's own first) and headers. */
+export interface CountedRefusal {
+  error: ApiError;
+  headers: Record<string, string>;
+}
+
+/**
+ * The rate-limit layer: its Yoga plugin, and `countRefusal` for a request the pipeline refuses before Yoga can
+ * read it (a malformed request target or Host). Such a request counts one, as any other: it carries the
+ * rate-limit headers, and a caller over its limit (or with an unknown key) is told that first, as everywhere.
+ */
+export function createRateLimitLayer<TServerContext extends RateLimitedContext = RateLimitedContext>({
   config,
   counters,
   findKey,
   log,
-}: RateLimitPluginDeps): Plugin<Record<string, never>, TServerContext> {
+}: RateLimitPluginDeps) {
   const identify = createIdentify({ config, findKey, log });
   const counting: Counting = {
     limiter: createRateLimiter(counters, config),
@@ -97,7 +114,31 @@ export function createRateLimitPlugin<TServerContext extends RateLimitedContext 
       );
     };
 
-  return {
+  async function countRefusal(
+    request: Request,
+    socketAddress: string | undefined,
+    refusal: ApiError,
+  ): Promise<CountedRefusal> {
+    const serverContext: RateLimitedContext = { req: { socket: { remoteAddress: socketAddress } } };
+    let error = refusal;
+    try {
+      await counted(() => enter(request, serverContext));
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) throw failure;
+      error = failure;
+    }
+    const headers = new Headers();
+    const quota = serverContext.quota;
+    if (quota instanceof RequestQuota && quota.decision) {
+      setRateLimitHeaders(headers, quota.decision.windows);
+      if (error.status === 429 && quota.retryAfterSeconds !== undefined) {
+        headers.set('Retry-After', String(quota.retryAfterSeconds));
+      }
+    }
+    return { error, headers: Object.fromEntries(headers) };
+  }
+
+  const plugin: Plugin<Record<string, never>, TServerContext> = {
     onRequest({ request, serverContext, url, endResponse }) {
       if (isGraphQLPath(url.pathname)) return;
       return andThen(
@@ -131,6 +172,7 @@ export function createRateLimitPlugin<TServerContext extends RateLimitedContext 
       }
     },
   };
+  return { plugin, countRefusal };
 }
 
 function noop() {}

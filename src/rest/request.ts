@@ -79,7 +79,9 @@ function parseQuery(parameters: QueryParameter[] = [], search: URLSearchParams):
     }
     const values = search.getAll(name);
     if (values.length > 1) throw invalid(name, 'must be given once (a list is comma-separated)');
-    variables[name] = parseValue(name, parameter.schema, values[0] as string);
+    const text = values[0] as string;
+    parameter.check?.(name, text);
+    variables[name] = parseValue(name, parameter.schema, text);
   }
   return variables;
 }

@@ -34,7 +34,7 @@ const name = (description: string, example: string): SchemaObject => ({
   type: 'string',
   minLength: 1,
   maxLength: MAX_NAME_LENGTH,
-  description,
+  description: `${description} One line: no control characters (U+0000-U+001F, U+007F-U+009F).`,
   example,
 });
 const object = (description: string, properties: Record<string, SchemaObject>, required: string[] = []) => ({
@@ -63,7 +63,8 @@ const NewCategory = object(
       type: 'string',
       minLength: 1,
       maxLength: MAX_DESCRIPTION_LENGTH,
-      description: 'Short description of the category.',
+      description:
+        'Short description of the category. Line breaks and tabs are kept; other control characters are refused.',
     },
   },
   ['name'],

@@ -1,6 +1,6 @@
 import { type DocumentNode, type GraphQLSchema, getOperationAST, Kind, parse, validate } from 'graphql';
 import type { ErrorCode } from '../contract/errors.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/paging.ts';
+import { checkCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/paging.ts';
 import { type ResourceName, ref, type SchemaObject, selectionOf } from './resources.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -9,6 +9,8 @@ export interface QueryParameter {
   name: string;
   description: string;
   schema: SchemaObject;
+  /** Refuses a value its schema cannot describe (a cursor the API did not issue), naming the parameter. */
+  check?: (name: string, text: string) => void;
 }
 
 /** What a successful result becomes: the root field's value as the body, a page of a list, or no body. */
@@ -57,6 +59,7 @@ const paging: QueryParameter[] = [
       'Opaque position to continue from. Take the whole URL of the next page from the `Link: <…>; rel="next"` ' +
       'response header rather than building it.',
     schema: { type: 'string' },
+    check: checkCursor,
   },
 ];
 
@@ -362,8 +365,11 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
     {
       code: 'VALIDATION_FAILED',
       when: isWrite(route)
-        ? 'a parameter, body field or the Idempotency-Key header is invalid or unknown; the message names it'
-        : 'a parameter or body field is invalid or unknown; the message names it',
+        ? 'a parameter, body field or the Idempotency-Key header is invalid or unknown (text with a control ' +
+          'character, a cursor this API did not issue), or the request target or Host is malformed; the message ' +
+          'names it'
+        : 'a parameter or body field is invalid or unknown (a cursor this API did not issue), or the request ' +
+          'target or Host is malformed; the message names it',
     },
     isWrite(route) && { code: 'UNAUTHENTICATED', when: 'no X-API-Key header: writes need a key' },
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
@@ -374,6 +380,7 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
       code: 'PAYLOAD_TOO_LARGE',
       when: 'the body is larger than the configured limit',
     },
+    { code: 'URI_TOO_LONG', when: 'the request target (path and query) is longer than 8192 bytes' },
     route.body !== undefined && {
       code: 'UNSUPPORTED_MEDIA_TYPE',
       when: 'the body is not sent as application/json',

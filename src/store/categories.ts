@@ -12,7 +12,7 @@ export interface CategoryPatch {
 }
 
 const description = (value: string | null | undefined) =>
-  value == null ? value : requireText('description', value, MAX_DESCRIPTION_LENGTH);
+  value == null ? value : requireText('description', value, MAX_DESCRIPTION_LENGTH, { lines: true });
 
 export function createCategory(
   prisma: Db,

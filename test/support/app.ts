@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { listen } from '../../src/http/listener.ts';
 import { createPipeline } from '../../src/http/pipeline.ts';
+import type { Logger } from '../../src/observability/logger.ts';
 import { createTestDatabase } from './databases.ts';
 import { createTestKey } from './keys.ts';
 
@@ -17,7 +18,13 @@ export interface GraphQLResponse {
  * loopback port. Requests carry a Business-plan API key unless told otherwise.
  */
 export async function startTestApp(
-  options: { env?: NodeJS.ProcessEnv; onQuery?: (sql: string) => void; now?: () => number } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    onQuery?: (sql: string) => void;
+    now?: () => number;
+    /** The pipeline's logger; by default the one LOG_LEVEL makes, on stdout. */
+    logger?: Logger;
+  } = {},
 ) {
   const database = await createTestDatabase({ onQuery: options.onQuery });
   // The per-field placeOrder limit is the rate-limit tests' business; here it would only get in the way.
@@ -28,7 +35,12 @@ export async function startTestApp(
     PLACE_ORDER_PER_MINUTE: '100000',
     ...options.env,
   });
-  const pipeline = await createPipeline({ config, db: database.db, now: options.now });
+  const pipeline = await createPipeline({
+    config,
+    db: database.db,
+    now: options.now,
+    logger: options.logger,
+  });
   const http = await listen(pipeline.handle, '127.0.0.1', 0);
   const apiKey = await createTestKey(database.db.prisma, 'business');
   const prisma = database.db.prisma;

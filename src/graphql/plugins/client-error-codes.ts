@@ -1,13 +1,32 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { ERROR_STATUS } from '../../contract/errors.ts';
 import { markClientError } from '../errors.ts';
+
+const NOT_ACCEPTABLE = JSON.stringify({
+  errors: [
+    {
+      message:
+        'Accept names no type /graphql answers with: accept application/json or application/graphql-response+json',
+      extensions: { code: 'NOT_ACCEPTABLE', status: ERROR_STATUS.NOT_ACCEPTABLE },
+    },
+  ],
+});
 
 /**
  * Documents that do not parse or validate never reach the error mask: Yoga answers them itself with codes of
  * its own (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED). This gives them the contract's code and status.
+ * A request whose Accept names no type Yoga can answer with gets Yoga's bare 406; this gives it the Error object
+ * (as JSON: HTTP lets a 406 say why in any type), keeping the headers set before (the rate limit's).
  */
 export function useClientErrorCodes(): Plugin {
   return {
+    onResponse({ response, setResponse, fetchAPI }) {
+      if (response.status !== ERROR_STATUS.NOT_ACCEPTABLE || response.body !== null) return;
+      const headers = new fetchAPI.Headers(response.headers);
+      headers.set('content-type', 'application/json; charset=utf-8');
+      setResponse(new fetchAPI.Response(NOT_ACCEPTABLE, { status: response.status, headers }));
+    },
     onParse:
       () =>
       ({ result }) => {

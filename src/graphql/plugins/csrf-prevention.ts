@@ -14,20 +14,33 @@ const SIMPLE_CONTENT_TYPES = new Set([
  * Cross-site request forgery protection: a GraphQL POST must have a content type that a browser only sends
  * after a CORS preflight (application/json, as GraphiQL and every client library send), so a page on another
  * site cannot make a visitor's browser run an operation. GET stays open: Yoga never runs a mutation over
- * GET, and the data a GET reads is public.
+ * GET, and the data a GET reads is public. Any other content type no parser reads is refused here too, with the
+ * Error object.
  */
 export function useCsrfPrevention(): Plugin {
   return {
-    onRequestParse({ request }) {
+    onRequestParse({ request, requestParser }) {
       if (request.method !== 'POST') return;
       const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      if (!SIMPLE_CONTENT_TYPES.has(type)) return;
-      throw graphqlError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `POST /graphql needs Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'}); ` +
-          'form and plain-text bodies are refused, as a page on another site could send them',
-        { httpStatus: true },
-      );
+      const got = type ? JSON.stringify(type) : 'none';
+      if (SIMPLE_CONTENT_TYPES.has(type)) {
+        throw graphqlError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `POST /graphql needs Content-Type: application/json (got ${got}); ` +
+            'form and plain-text bodies are refused, as a page on another site could send them',
+          { httpStatus: true },
+        );
+      }
+      // Yoga's parsers run first: none took it. Yoga would answer a bare 415, without the Error object.
+      if (!requestParser) {
+        throw graphqlError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `POST /graphql needs Content-Type: application/json (got ${got})`,
+          {
+            httpStatus: true,
+          },
+        );
+      }
     },
   };
 }

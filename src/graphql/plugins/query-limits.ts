@@ -15,10 +15,8 @@ export interface QueryLimits {
 /**
  * graphql-armor's limits on the size and shape of a GraphQL document, checked before anything executes.
  * A document over one is refused with QUERY_TOO_COMPLEX (HTTP 400) naming the limit and what was found.
- * In production, validation errors stop suggesting field names ("Did you mean …?"), so that the schema is
- * learnt from introspection (still allowed, for the explorer) rather than by guessing.
  */
-export function useQueryLimits(limits: QueryLimits, { production }: { production: boolean }): Plugin {
+export function useQueryLimits(limits: QueryLimits): Plugin {
   const refuse = (validation: ValidationContext | null, error: GraphQLError) => {
     const message = `${error.message.replace(/^Syntax Error: /, '')} Ask for less in one operation, or split it.`;
     const refusal = graphqlError('QUERY_TOO_COMPLEX', message);
@@ -33,7 +31,8 @@ export function useQueryLimits(limits: QueryLimits, { production }: { production
     maxAliases: { n: limits.maxAliases, ...onRejection },
     maxDirectives: { n: limits.maxDirectives, ...onRejection },
     maxTokens: { n: limits.maxTokens, ...onRejection },
-    blockFieldSuggestion: { enabled: production },
+    // Suggestions are hidden for every kind of error, not only fields (hide-suggestions.ts).
+    blockFieldSuggestion: { enabled: false },
   });
 
   return {

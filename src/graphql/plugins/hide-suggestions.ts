@@ -1,0 +1,31 @@
+import type { Plugin } from 'graphql-yoga';
+
+// Every hint graphql-js appends (didYouMean): ` Did you mean "a", "b", or "c"?`, ` Did you mean the enum value
+// "x"?`, ` Did you mean to use an inline fragment on "T"?`. The quoted names are GraphQL names: no `?` inside.
+const SUGGESTION = / ?Did you mean [^?]*\?/g;
+
+function hide(errors: readonly Error[]): void {
+  for (const error of errors) error.message = error.message.replace(SUGGESTION, '');
+}
+
+/**
+ * In production, no error suggests a name of the schema ("Did you mean …?"), so that it is learnt from
+ * introspection (still allowed, for the explorer) rather than by guessing. graphql-js writes hints while
+ * validating a document (fields, arguments, types, enum values, input fields) and while coercing its
+ * variables, which happens in `execute`: for GraphQL and for REST, whose operations run through the same
+ * execute (rest/run-operation.ts).
+ */
+export function useHideSuggestions(): Plugin {
+  return {
+    onValidate:
+      () =>
+      ({ valid, result }) => {
+        if (!valid) hide(result);
+      },
+    onExecute: () => ({
+      onExecuteDone({ result }) {
+        if ('errors' in result && result.errors) hide(result.errors);
+      },
+    }),
+  };
+}
