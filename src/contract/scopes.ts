@@ -22,7 +22,8 @@ export function parseScopes(text: string): Scope[] {
     .map((scope) => scope.trim())
     .filter((scope) => scope !== '');
   const unknown = named.find((scope) => !isScope(scope));
-  if (unknown !== undefined) throw new Error(`unknown scope "${unknown}": the scopes are ${SCOPES.join(', ')}`);
+  if (unknown !== undefined)
+    throw new Error(`unknown scope "${unknown}": the scopes are ${SCOPES.join(', ')}`);
   return SCOPES.filter((scope) => scope === 'read' || named.includes(scope));
 }
 

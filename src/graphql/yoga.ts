@@ -15,6 +15,7 @@ import { useInt64Json } from './plugins/int64-json.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
+import { useScopes } from './plugins/scopes.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 import { withSavepoints } from './savepoints.ts';
 import { schema } from './schema.ts';
@@ -70,7 +71,9 @@ export function apiStages(options: GraphQLServerOptions) {
     'query limits': useQueryLimits(options.limits, { production: options.production }),
     'client error codes': useClientErrorCodes(),
     'writes need a key': useWritesNeedKey(),
-    // After the key check: an anonymous write must not spend a caller's field limit.
+    // Declared per root field in the schema (needsScope); after the key check, so that no key is 401 first.
+    scopes: useScopes(),
+    // After the key and scope checks: a refused write must not spend a caller's field limit.
     'field limits': useFieldLimits(),
     // After every refusal that needs the body or the caller, before anything executes: a keyed write replays
     // its first response, or runs in a transaction that commits with the record of its response.

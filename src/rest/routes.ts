@@ -367,6 +367,10 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
     },
     isWrite(route) && { code: 'UNAUTHENTICATED', when: 'no X-API-Key header: writes need a key' },
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
+    isWrite(route) && {
+      code: 'FORBIDDEN',
+      when: 'the key lacks the scope in `x-required-scope`; the message names it, and nothing ran',
+    },
     hasPathIds && { code: 'NOT_FOUND', when: 'no record has this id' },
     ...(route.errors ?? []),
     route.deprecated !== undefined && { code: 'ENDPOINT_SUNSET', when: 'the sunset date has passed' },

@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/keys/repository.ts';
 import { SCOPES } from '../../src/contract/scopes.ts';
+import { createApiKey } from '../../src/keys/repository.ts';
 import { placeOrder } from '../../src/store/orders.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/keys/repository.ts';
 import { SCOPES } from '../../src/contract/scopes.ts';
+import { createApiKey } from '../../src/keys/repository.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 import { REDIS_KEY_PREFIX, REDIS_URL } from './stores.ts';
