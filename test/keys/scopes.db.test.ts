@@ -151,7 +151,7 @@ describe('a write outside the key’s scopes', () => {
     it(`${write.name} runs for a key with ${write.scope}, and for an admin key`, async () => {
       // Order writes act on orders their key placed: the admin test key placed these, so the orders key
       // gets its own.
-      for (const holder of [write.scope, 'admin'] as const) {
+      for (const holder of [write.scope as 'catalog' | 'orders', 'admin'] as const) {
         const key = keys[holder];
         const own = holder === 'orders' && write.scope === 'orders' && write.name !== 'placeOrder';
         const query = own
