@@ -48,6 +48,8 @@ export interface GraphQLServerOptions {
   logger: Logger;
   /** The rate-limit layer, which identifies the caller and counts the request. */
   rateLimit: Plugin<Record<string, never>, ServerContext>;
+  /** Trusted documents: a registered operation sent by its documentId, and who may send text. Absent: text only. */
+  trustedDocuments?: Plugin;
   /** The idempotency layer, which runs a keyed write in a transaction held across the request. */
   idempotency: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter, which answers every path but the GraphQL endpoint. */
@@ -68,6 +70,9 @@ export function apiStages(options: GraphQLServerOptions) {
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),
+    // On the parsed parameters, after the rate limit counted the request: a documentId becomes the stored text
+    // before anything parses or checks the operation, so that every later stage treats it as text.
+    'trusted documents': options.trustedDocuments ?? {},
     'query limits': useQueryLimits(options.limits, { production: options.production }),
     'client error codes': useClientErrorCodes(),
     'writes need a key': useWritesNeedKey(),
