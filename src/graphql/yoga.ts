@@ -21,7 +21,7 @@ import { withSavepoints } from './savepoints.ts';
 import { schema } from './schema.ts';
 
 const EXPLORER_QUERY = `# The demo catalogue: reads need no key. For writes,
-#   npm run --silent apikey -- create --plan free
+#   npm run --silent apikey -- create --plan free --scopes orders,catalog
 # and paste the key in the Headers tab below.
 query Catalogue {
   pets(first: 10) {
