@@ -230,7 +230,9 @@ export const ROUTES: Route[] = [
     operationId: 'listOrders',
     tag: 'Store',
     summary: 'List orders',
-    description: 'Orders in id order, optionally filtered, paged like `GET /pets`.',
+    description:
+      'The orders your key placed (every order with the `admin` scope, none without a key), in id order, optionally ' +
+      'filtered, paged like `GET /pets`.',
     query: [
       {
         name: 'petId',
@@ -271,6 +273,8 @@ export const ROUTES: Route[] = [
     operationId: 'getOrder',
     tag: 'Store',
     summary: 'Get an order',
+    description:
+      'One your key placed (any, with the `admin` scope); another key’s order is 404, as if it did not exist.',
     document: graphql(`query GetOrder($orderId: Int64!) { order(id: $orderId) { ${selectionOf('Order')} } }`),
     success: { kind: 'resource', schema: ref('Order') },
   },
