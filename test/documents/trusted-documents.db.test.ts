@@ -62,6 +62,7 @@ async function get(params: Record<string, string>, key?: string) {
 
 const orders = () => app.prisma.order.count();
 
+// The tests run in order: the first registers, through the CLI, the documents the others run.
 describe('npm run documents', () => {
   it('adds a .graphql file and a persisted-query manifest, each document by the sha256 of its text', async () => {
     await writeFile(path.join(dir, 'pets.graphql'), PETS);
@@ -224,6 +225,19 @@ describe('trusted-documents modes', () => {
     expect(stored.status).toBe(200);
     expect(stored.body.data.placeOrder.quantity).toBe(1);
     expect((await get({ documentId: idOf(PETS) }, keys.require)).status).toBe(200);
+  });
+
+  it('require: in a batch, each entry is judged on its own, and each is counted', async () => {
+    const first = await post({ documentId: idOf(PETS) }, keys.require);
+    const remaining = Number(first.headers.get('x-ratelimit-remaining'));
+    const batch = await post(
+      [{ documentId: idOf(PETS), variables: { first: 1 } }, { query: PETS }],
+      keys.require,
+    );
+    expect(batch.status).toBe(200);
+    expect(batch.body[0].data.pets.edges).toHaveLength(1);
+    expect(batch.body[1].errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_TRUSTED' });
+    expect(Number(batch.headers.get('x-ratelimit-remaining'))).toBe(remaining - 2);
   });
 
   it('allow (the default): text and ids both run', async () => {
