@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { TRUSTED_DOCUMENTS_MODES } from '../contract/trusted-documents.ts';
 import { wholeNumber } from './values.ts';
 
 const atLeastOne = (unit: string) => wholeNumber({ min: 1, unit });
 
-/** The limits on a GraphQL request, and the response cache. */
+/** The limits on a GraphQL request, the response cache, and which requests may send document text. */
 export const graphqlPart = z
   .object({
     GRAPHQL_MAX_BODY_BYTES: atLeastOne('bytes').default(64 * 1024),
@@ -15,6 +16,8 @@ export const graphqlPart = z
     RESPONSE_CACHE_ENTRIES: wholeNumber({ min: 0, unit: 'results', note: '0 turns the cache off' }).default(
       2_000,
     ),
+    // What callers without a mode of their own may send (docs/trusted-documents.md); a key's own mode wins.
+    TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).default('allow'),
   })
   .transform((env) => ({
     graphqlLimits: {
@@ -27,4 +30,5 @@ export const graphqlPart = z
     },
     /** Query results kept while the store is unchanged (SQLite only; see graphql/plugins/response-cache.ts). */
     responseCacheEntries: env.RESPONSE_CACHE_ENTRIES,
+    trustedDocuments: env.TRUSTED_DOCUMENTS,
   }));

@@ -1,9 +1,19 @@
 import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import type { ApiError } from './errors.ts';
+import type { Scope } from './scopes.ts';
+import type { TrustedDocumentsMode } from './trusted-documents.ts';
 
-/** Who is calling: an API key (with its plan) or an anonymous client, identified by IP. */
+/** Who is calling: an API key (with its plan and powers) or an anonymous client, identified by IP. */
 export type Caller =
-  | { kind: 'key'; keyId: bigint; plan: string; ip: string }
+  | {
+      kind: 'key';
+      keyId: bigint;
+      plan: string;
+      ip: string;
+      scopes: readonly Scope[];
+      /** The key's own trusted-documents mode; null: the gateway's. */
+      trustedDocuments: TrustedDocumentsMode | null;
+    }
   | { kind: 'anonymous'; ip: string };
 
 /**

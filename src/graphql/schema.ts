@@ -4,5 +4,6 @@ import './types/category.ts';
 import './types/order.ts';
 import './types/inventory.ts';
 import './types/rate-limit.ts';
+import './types/keys.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

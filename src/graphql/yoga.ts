@@ -17,12 +17,13 @@ import { MAX_VARIABLE_DEPTH, useNestingDepth } from './plugins/nesting-depth.ts'
 import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
+import { useScopes } from './plugins/scopes.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 import { withSavepoints } from './savepoints.ts';
 import { schema } from './schema.ts';
 
 const EXPLORER_QUERY = `# The demo catalogue: reads need no key. For writes,
-#   npm run --silent apikey -- create --plan free
+#   npm run --silent apikey -- create --plan free --scopes orders,catalog
 # and paste the key in the Headers tab below.
 query Catalogue {
   pets(first: 10) {
@@ -49,6 +50,8 @@ export interface GraphQLServerOptions {
   logger: Logger;
   /** The rate-limit layer, which identifies the caller and counts the request. */
   rateLimit: Plugin<Record<string, never>, ServerContext>;
+  /** Trusted documents: a registered operation sent by its documentId, and who may send text. Absent: text only. */
+  trustedDocuments?: Plugin;
   /** The idempotency layer, which runs a keyed write in a transaction held across the request. */
   idempotency: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter, which answers every path but the GraphQL endpoint. */
@@ -69,6 +72,9 @@ export function apiStages(options: GraphQLServerOptions) {
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),
+    // On the parsed parameters, after the rate limit counted the request: a documentId becomes the stored text
+    // before anything parses or checks the operation, so that every later stage treats it as text.
+    'trusted documents': options.trustedDocuments ?? {},
     // Before anything walks the request recursively (the parser, the response cache's key, coercion). A document
     // may nest its selections GRAPHQL_MAX_DEPTH deep, and a literal in them as deep as a variable.
     'nesting depth': useNestingDepth({
@@ -79,7 +85,9 @@ export function apiStages(options: GraphQLServerOptions) {
     // In production no error names a part of the schema the request did not ("Did you mean …?").
     'hide suggestions': options.production ? useHideSuggestions() : {},
     'writes need a key': useWritesNeedKey(),
-    // After the key check: an anonymous write must not spend a caller's field limit.
+    // Declared per root field in the schema (needsScope); after the key check, so that no key is 401 first.
+    scopes: useScopes(),
+    // After the key and scope checks: a refused write must not spend a caller's field limit.
     'field limits': useFieldLimits(),
     // After every refusal that needs the body or the caller, before anything executes: a keyed write replays
     // its first response, or runs in a transaction that commits with the record of its response.

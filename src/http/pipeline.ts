@@ -4,6 +4,7 @@ import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Database } from '../db/client.ts';
+import { useTrustedDocuments } from '../documents/plugin.ts';
 import { DomainsRegistry } from '../domains/registry.ts';
 import { createHostRouter } from '../domains/router.ts';
 import type { ServerContext } from '../graphql/context.ts';
@@ -88,6 +89,7 @@ export async function createPipeline({
     production: config.production,
     logger,
     rateLimit: rateLimit.plugin,
+    trustedDocuments: useTrustedDocuments({ prisma: db.prisma, mode: config.trustedDocuments }),
     idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:

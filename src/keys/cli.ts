@@ -1,4 +1,4 @@
-// `npm run --silent apikey -- create|list|revoke`: API keys in DATABASE_URL's database (default: the
+// `npm run --silent apikey -- create|set|list|revoke`: API keys in DATABASE_URL's database (default: the
 // embedded SQLite file), migrated first. Exit status 2 for a wrong command line, 1 for any other failure.
 import { databasePart } from '../config/database.ts';
 import { rateLimitPart } from '../config/rate-limits.ts';

@@ -1,12 +1,32 @@
 import { parseArgs } from 'node:util';
 import { type Limits, PLANS, type Plan, type TablePlan } from '../contract/plans.ts';
+import { DEFAULT_SCOPES, parseScopes, SCOPES, type Scope } from '../contract/scopes.ts';
+import {
+  isTrustedDocumentsMode,
+  TRUSTED_DOCUMENTS_MODES,
+  type TrustedDocumentsMode,
+} from '../contract/trusted-documents.ts';
 import type { Db } from '../db/client.ts';
 import type { ApiKey } from '../generated/sqlite/client.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from './repository.ts';
+import {
+  createApiKey,
+  type KeyPowers,
+  listApiKeys,
+  powersOf,
+  revokeApiKey,
+  setKeyPowers,
+} from './repository.ts';
+
+const MODES = [...TRUSTED_DOCUMENTS_MODES, 'default'].join('|');
 
 export const USAGE = `Usage:
   npm run --silent apikey -- create --plan <${PLANS.join('|')}> [--per-minute N --per-day N] [--name TEXT]
+                                   [--scopes ${SCOPES.join(',')}] [--trusted-documents <${MODES}>]
       Prints the new key alone on the last line. --per-minute and --per-day are for enterprise keys (both required).
+      --scopes: what the key may do (default ${DEFAULT_SCOPES.join(',')}; read is always included).
+      --trusted-documents: which requests it may send (default: the gateway's TRUSTED_DOCUMENTS).
+  npm run --silent apikey -- set <id> [--scopes LIST] [--trusted-documents <${MODES}>]
+      Changes a key's powers; gateways apply it within their key cache time (API_KEY_CACHE_TTL_MS).
   npm run --silent apikey -- list
   npm run --silent apikey -- revoke <id>`;
 
@@ -14,11 +34,19 @@ export const USAGE = `Usage:
 export class UsageError extends Error {}
 
 export type ApiKeyCommand =
-  | { command: 'create'; plan: Plan; limits?: Limits; name?: string }
+  | {
+      command: 'create';
+      plan: Plan;
+      limits?: Limits;
+      name?: string;
+      scopes?: Scope[];
+      trustedDocuments?: TrustedDocumentsMode | null;
+    }
+  | { command: 'set'; id: bigint; change: Partial<KeyPowers> }
   | { command: 'list' }
   | { command: 'revoke'; id: bigint };
 
-const COMMANDS = ['create', 'list', 'revoke'];
+const COMMANDS = ['create', 'set', 'list', 'revoke'];
 
 export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
   const [command, ...rest] = argv;
@@ -26,6 +54,7 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
     throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
   }
   const { values, positionals } = parseCommandLine(rest);
+  const powers = powersOption(values);
   if (command === 'create') {
     if (positionals.length > 0) throw new UsageError(`create takes no argument "${positionals[0]}"`);
     const plan = values.plan;
@@ -42,7 +71,7 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
           `--per-minute and --per-day are for enterprise keys; ${plan} keys have the plan's limits`,
         );
       }
-      return { command, plan, name };
+      return { command, plan, name, ...powers };
     }
     if (perMinute === undefined || perDay === undefined) {
       throw new UsageError('an enterprise key needs both --per-minute and --per-day');
@@ -52,7 +81,16 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
       plan,
       name,
       limits: { perMinute: count('--per-minute', perMinute), perDay: count('--per-day', perDay) },
+      ...powers,
     };
+  }
+  if (command === 'set') {
+    const id = oneId(positionals, 'set');
+    const others = Object.keys(values).filter((name) => name !== 'scopes' && name !== 'trusted-documents');
+    if (others.length > 0)
+      throw new UsageError(`set takes only --scopes and --trusted-documents (got --${others[0]})`);
+    if (Object.keys(powers).length === 0) throw new UsageError('set needs --scopes or --trusted-documents');
+    return { command, id, change: powers };
   }
   if (command === 'list') {
     if (positionals.length > 0 || Object.keys(values).length > 0)
@@ -60,11 +98,8 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
     return { command };
   }
   if (command === 'revoke') {
-    const [id, ...extra] = positionals;
-    if (id === undefined || extra.length > 0 || !/^\d+$/.test(id)) {
-      throw new UsageError('revoke takes the id of one key (see `list`)');
-    }
-    return { command, id: BigInt(id) };
+    if (Object.keys(values).length > 0) throw new UsageError('revoke takes only the id of a key');
+    return { command, id: oneId(positionals, 'revoke') };
   }
   throw new UsageError(`unknown command "${command}"`);
 }
@@ -78,8 +113,17 @@ export async function runApiKeyCommand(
   if (command.command === 'create') {
     const { record, key } = await createApiKey(prisma, command);
     return [
-      `Created API key ${record.id} (${command.plan}: ${limitsText(record, plans)}). It is shown only now; store it.`,
+      `Created API key ${record.id} (${command.plan}: ${limitsText(record, plans)}; ${powersText(record)}). ` +
+        'It is shown only now; store it.',
       key,
+    ];
+  }
+  if (command.command === 'set') {
+    const key = await setKeyPowers(prisma, command.id, command.change);
+    if (!key) throw new Error(`There is no API key ${command.id} (see \`list\`)`);
+    return [
+      `API key ${key.id} now has ${powersText(key)}. Gateways apply it within their key cache time ` +
+        '(API_KEY_CACHE_TTL_MS, 5 s by default).',
     ];
   }
   if (command.command === 'list') {
@@ -87,13 +131,15 @@ export async function runApiKeyCommand(
     if (keys.length === 0)
       return ['No API keys yet. Create one with: npm run --silent apikey -- create --plan free'];
     return table([
-      ['ID', 'NAME', 'PREFIX', 'PLAN', 'LIMITS', 'CREATED', 'REVOKED'],
+      ['ID', 'NAME', 'PREFIX', 'PLAN', 'LIMITS', 'SCOPES', 'TRUSTED DOCUMENTS', 'CREATED', 'REVOKED'],
       ...keys.map((key) => [
         String(key.id),
         key.name ?? '-',
         `${key.prefix}…`,
         key.plan,
         limitsText(key, plans),
+        powersOf(key).scopes.join(','),
+        powersOf(key).trustedDocuments ?? 'default',
         key.createdAt.toISOString(),
         key.revokedAt?.toISOString() ?? '-',
       ]),
@@ -119,6 +165,8 @@ function parseCommandLine(args: string[]) {
         'per-minute': { type: 'string' },
         'per-day': { type: 'string' },
         name: { type: 'string' },
+        scopes: { type: 'string' },
+        'trusted-documents': { type: 'string' },
       },
     });
   } catch (error) {
@@ -128,6 +176,42 @@ function parseCommandLine(args: string[]) {
 
 const isPlan = (value: string | undefined): value is Plan =>
   (PLANS as readonly string[]).includes(value ?? '');
+
+/** --scopes and --trusted-documents, as far as given. `default`: the gateway's TRUSTED_DOCUMENTS. */
+function powersOption(values: { scopes?: string; 'trusted-documents'?: string }): {
+  scopes?: Scope[];
+  trustedDocuments?: TrustedDocumentsMode | null;
+} {
+  const powers: { scopes?: Scope[]; trustedDocuments?: TrustedDocumentsMode | null } = {};
+  if (values.scopes !== undefined) {
+    try {
+      powers.scopes = parseScopes(values.scopes);
+    } catch (error) {
+      throw new UsageError(`--scopes: ${(error as Error).message}`);
+    }
+  }
+  const mode = values['trusted-documents'];
+  if (mode !== undefined) {
+    if (mode !== 'default' && !isTrustedDocumentsMode(mode)) {
+      throw new UsageError(`--trusted-documents must be one of ${MODES.replaceAll('|', ', ')} (got ${mode})`);
+    }
+    powers.trustedDocuments = mode === 'default' ? null : mode;
+  }
+  return powers;
+}
+
+function oneId(positionals: string[], command: string): bigint {
+  const [id, ...extra] = positionals;
+  if (id === undefined || extra.length > 0 || !/^\d+$/.test(id)) {
+    throw new UsageError(`${command} takes the id of one key (see \`list\`)`);
+  }
+  return BigInt(id);
+}
+
+function powersText(key: Pick<ApiKey, 'scopes' | 'trustedDocuments'>): string {
+  const { scopes, trustedDocuments } = powersOf(key);
+  return `scopes ${scopes.join(',')}, trusted documents ${trustedDocuments ?? "the gateway's default"}`;
+}
 
 function count(option: string, value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {

@@ -46,7 +46,14 @@ export function createIdentify({
   function identityOf(key: ActiveKey | null, ip: string): Identity {
     if (!key) return anonymous(ip, true);
     return {
-      caller: { kind: 'key', keyId: key.id, plan: key.plan, ip },
+      caller: {
+        kind: 'key',
+        keyId: key.id,
+        plan: key.plan,
+        ip,
+        scopes: key.scopes,
+        trustedDocuments: key.trustedDocuments,
+      },
       subject: `key:${key.id}`,
       limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
       keyRefused: false,

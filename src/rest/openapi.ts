@@ -1,6 +1,8 @@
 import { ERROR_STATUS, type ErrorCode } from '../contract/errors.ts';
 import { PETS_BY_ID_HEADERS, type PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import { STABILITY } from '../contract/stability.ts';
+import { requiredScopeOf } from '../graphql/plugins/scopes.ts';
+import { schema } from '../graphql/schema.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
 import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
 
@@ -99,21 +101,35 @@ export function createOpenApiDocument(options: { petsById: PetsByIdDeprecation }
           in: 'header',
           name: 'X-API-Key',
           description:
-            'An API key (`npm run apikey -- create --plan …`). Reads work without one; writes need one.',
+            'An API key (`npm run apikey -- create --plan … --scopes …`). Reads work without one; writes need one ' +
+            'with the scope the operation names in `x-required-scope`: `orders` (place, change and cancel your own ' +
+            'orders), `catalog` (pets, categories, inventory) or `admin` (everything, every order). Orders are ' +
+            'private: a key sees only those it placed, an admin key every order, a caller without a key none.',
         },
       },
     },
   };
 }
 
+/** The scope a route's operation needs, as the schema declares it on the root field it runs. */
+export function requiredScopeOfRoute(route: Route) {
+  const kind = isWrite(route) ? schema.getMutationType() : schema.getQueryType();
+  const field = kind?.getFields()[rootFieldOf(route)];
+  if (!field) throw new Error(`${route.operationId}: the schema has no root field ${rootFieldOf(route)}`);
+  return requiredScopeOf(field);
+}
+
 function operation(route: Route, petsById: PetsByIdDeprecation) {
   const stability = STABILITY[rootFieldOf(route)];
+  const scope = requiredScopeOfRoute(route);
   const deprecated = route.deprecated === 'petsById';
+  const needs = scope === 'read' ? '' : `Needs an API key with the \`${scope}\` scope (or \`admin\`).`;
+  const description = [route.description, needs].filter(Boolean).join('\n\n');
   return {
     tags: [route.tag],
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description && { description: route.description }),
+    ...(description && { description }),
     parameters: [
       ...pathParametersOf(route.path).map((name) => ({
         name,
@@ -139,6 +155,7 @@ function operation(route: Route, petsById: PetsByIdDeprecation) {
       ...(isWrite(route) ? (['Idempotent-Replayed'] as const) : []),
     ]),
     security: isWrite(route) ? [{ ApiKey: [] }] : [{}, { ApiKey: [] }],
+    'x-required-scope': scope,
     ...(deprecated && petsById.openApi),
     ...(stability && { 'x-stability': stability }),
     ...(route.hideTryItPanel && { 'x-hideTryItPanel': true }),

@@ -233,7 +233,9 @@ export const ROUTES: Route[] = [
     operationId: 'listOrders',
     tag: 'Store',
     summary: 'List orders',
-    description: 'Orders in id order, optionally filtered, paged like `GET /pets`.',
+    description:
+      'The orders your key placed (every order with the `admin` scope, none without a key), in id order, optionally ' +
+      'filtered, paged like `GET /pets`.',
     query: [
       {
         name: 'petId',
@@ -274,6 +276,8 @@ export const ROUTES: Route[] = [
     operationId: 'getOrder',
     tag: 'Store',
     summary: 'Get an order',
+    description:
+      'One your key placed (any, with the `admin` scope); another key’s order is 404, as if it did not exist.',
     document: graphql(`query GetOrder($orderId: Int64!) { order(id: $orderId) { ${selectionOf('Order')} } }`),
     success: { kind: 'resource', schema: ref('Order') },
   },
@@ -373,6 +377,10 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
     },
     isWrite(route) && { code: 'UNAUTHENTICATED', when: 'no X-API-Key header: writes need a key' },
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
+    isWrite(route) && {
+      code: 'FORBIDDEN',
+      when: 'the key lacks the scope in `x-required-scope`; the message names it, and nothing ran',
+    },
     hasPathIds && { code: 'NOT_FOUND', when: 'no record has this id' },
     ...(route.errors ?? []),
     route.deprecated !== undefined && { code: 'ENDPOINT_SUNSET', when: 'the sunset date has passed' },

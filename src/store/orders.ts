@@ -7,6 +7,19 @@ import { requireQuantity } from './validate.ts';
 export type OrderQuery = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
 
 /**
+ * Whose orders a caller sees and changes (docs/keys.md): every order (an admin key), those one key placed, or
+ * none (an anonymous caller). An order out of reach is answered as one that does not exist.
+ */
+export type OrderAccess = 'all' | { apiKeyId: bigint } | 'none';
+
+/** The orders within reach, as a filter. */
+export function ordersWithin(access: OrderAccess): Prisma.OrderWhereInput {
+  if (access === 'all') return {};
+  if (access === 'none') return { id: { in: [] } };
+  return { apiKeyId: access.apiKeyId };
+}
+
+/**
  * Takes the quantity from stock and records the order in one transaction. The stock check is part of the
  * UPDATE's WHERE clause, so concurrent orders serialize on the inventory row and can never oversell.
  */
@@ -14,6 +27,8 @@ export function placeOrder(
   prisma: Db,
   fields: { petId: bigint; quantity?: number | null; shipDate?: Date | null },
   query: OrderQuery = {},
+  /** The key placing it, which may then see and change it. */
+  apiKeyId: bigint | null = null,
 ) {
   const { petId } = fields;
   const quantity = requireQuantity('quantity', fields.quantity ?? 1, 1);
@@ -30,7 +45,10 @@ export function placeOrder(
         `Pet ${petId} has ${stock.quantity} in stock; ${quantity} requested. Order at most ${stock.quantity}.`,
       );
     }
-    return tx.order.create({ ...query, data: { petId, quantity, shipDate: fields.shipDate ?? null } });
+    return tx.order.create({
+      ...query,
+      data: { petId, quantity, shipDate: fields.shipDate ?? null, apiKeyId },
+    });
   });
 }
 
@@ -40,10 +58,14 @@ export function updateOrder(
   id: bigint,
   patch: { complete?: boolean | null; shipDate?: Date | null },
   query: OrderQuery = {},
+  access: OrderAccess = 'all',
 ) {
   if (patch.complete === null) throw invalid('complete', 'must not be null');
   return prisma.$transaction(async (tx) => {
-    const order = await tx.order.findUnique({ where: { id }, select: { complete: true, petId: true } });
+    const order = await tx.order.findFirst({
+      where: { id, ...ordersWithin(access) },
+      select: { complete: true, petId: true },
+    });
     if (!order) throw notFound('Order', id);
     if (patch.complete === false && order.complete) {
       throw new ApiError('CONFLICT', `Order ${id} is complete; completion cannot be undone`);
@@ -68,10 +90,10 @@ export function updateOrder(
 }
 
 /** Cancelling removes an open order and gives its quantity back to stock; a complete order stays. */
-export function cancelOrder(prisma: Db, id: bigint, query: OrderQuery = {}) {
+export function cancelOrder(prisma: Db, id: bigint, query: OrderQuery = {}, access: OrderAccess = 'all') {
   return prisma.$transaction(async (tx) => {
-    const order = await tx.order.findUnique({
-      where: { id },
+    const order = await tx.order.findFirst({
+      where: { id, ...ordersWithin(access) },
       select: { complete: true, petId: true, quantity: true },
     });
     if (!order) throw notFound('Order', id);

@@ -36,7 +36,13 @@ describe('API keys', () => {
       plan: 'enterprise',
       limits: { perMinute: 7, perDay: 70 },
     });
-    const active = { id: record.id, plan: 'enterprise', limits: { perMinute: 7, perDay: 70 } };
+    const active = {
+      id: record.id,
+      plan: 'enterprise',
+      limits: { perMinute: 7, perDay: 70 },
+      scopes: ['read', 'orders'],
+      trustedDocuments: null,
+    };
     queries.length = 0;
     const answers = await Promise.all([lookup(key), lookup(key), lookup(key)]);
     expect(answers).toEqual(Array(3).fill(active));

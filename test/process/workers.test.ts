@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/contract/scopes.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { placeOrder } from '../../src/store/orders.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
@@ -144,6 +145,7 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
     async ({ plan, send: sender, requests, statuses, orders, afterwards }) => {
       const { key } = await createApiKey(database.db.prisma, {
         plan,
+        scopes: SCOPES,
         ...(plan === 'enterprise' && { limits: { perMinute: 20, perDay: 100_000 } }),
       });
       const petId = orders > 0 ? await petInStock(gateway.url, key, 100) : 0;
@@ -164,7 +166,7 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
     const keys = await Promise.all(
       Array.from(
         { length: 4 },
-        async () => (await createApiKey(database.db.prisma, { plan: 'business' })).key,
+        async () => (await createApiKey(database.db.prisma, { plan: 'business', scopes: SCOPES })).key,
       ),
     );
     const petId = await petInStock(gateway.url, keys[0] as string, 10);
@@ -194,7 +196,7 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
   });
 
   it('completes and cancels orders concurrently over both workers, none refused for a busy database', async () => {
-    const { key } = await createApiKey(database.db.prisma, { plan: 'business' });
+    const { key } = await createApiKey(database.db.prisma, { plan: 'business', scopes: SCOPES });
     const petId = await petInStock(gateway.url, key, 60);
     const orders = [];
     for (let i = 0; i < 60; i++) orders.push(await placeOrder(database.db.prisma, { petId: BigInt(petId) }));
@@ -214,7 +216,7 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
   });
 
   it('answers /metrics for all workers together', async () => {
-    const { key } = await createApiKey(database.db.prisma, { plan: 'business' });
+    const { key } = await createApiKey(database.db.prisma, { plan: 'business', scopes: SCOPES });
     const answers = await Promise.all(
       Array.from({ length: 30 }, () => graphql(gateway.url, key, 'query MetricsProbe { __typename }')),
     );

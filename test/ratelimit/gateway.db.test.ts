@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/contract/scopes.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
@@ -81,8 +82,9 @@ describe('two gateway processes on one database and one Redis', () => {
       limit: 1000,
     },
   ])('admit $name', async ({ plan, send: request, requests, statuses, orders: placed, limit }) => {
-    const { key } = await createApiKey(database.db.prisma, { plan });
-    const setUp = placed > 0 ? await createApiKey(database.db.prisma, { plan: 'business' }) : { key };
+    const { key } = await createApiKey(database.db.prisma, { plan, scopes: SCOPES });
+    const setUp =
+      placed > 0 ? await createApiKey(database.db.prisma, { plan: 'business', scopes: SCOPES }) : { key };
     const petId = placed > 0 ? await petInStock(setUp.key, 100) : 0;
     const responses = await Promise.all(Array.from({ length: requests }, (_, i) => request(i, key, petId)));
     const counted: Record<number, number> = {};
@@ -102,7 +104,7 @@ describe('two gateway processes on one database and one Redis', () => {
   });
 
   it('answer a batch with one admitted and one refused entry 200, whichever gateway counts', async () => {
-    const { key } = await createApiKey(database.db.prisma, { plan: 'business' });
+    const { key } = await createApiKey(database.db.prisma, { plan: 'business', scopes: SCOPES });
     const petId = await petInStock(key, 100);
     const batch = await send(1, key, '/graphql', [{ query: orders(petId, 3) }, { query: orders(petId, 8) }]);
     expect(batch.status).toBe(200);

@@ -95,7 +95,7 @@ describe('the rate-limit plugin on in-process counters', () => {
     const plugin = createRateLimitPlugin({
       config,
       counters: openMemoryCounterStore(),
-      findKey: () => ({ id: 7n, plan: 'pro' }), // a cached key comes back at once
+      findKey: () => ({ id: 7n, plan: 'pro', scopes: ['read'], trustedDocuments: null }), // a cached key comes back at once
       log: silentLog,
     });
     const serverContext: RateLimitedContext = { req: { socket: { remoteAddress: '127.0.0.1' } } };
@@ -105,7 +105,14 @@ describe('the rate-limit plugin on in-process counters', () => {
     });
     const hooks = plugin.onRequestParse?.({ request, serverContext } as never);
     expect(isPromise(hooks)).toBe(false);
-    expect(serverContext.caller).toEqual({ kind: 'key', keyId: 7n, plan: 'pro', ip: '127.0.0.1' });
+    expect(serverContext.caller).toEqual({
+      kind: 'key',
+      keyId: 7n,
+      plan: 'pro',
+      ip: '127.0.0.1',
+      scopes: ['read'],
+      trustedDocuments: null,
+    });
     expect(serverContext.quota?.remaining).toBe(299);
 
     const taken = serverContext.quota?.limitFields(new Map([['placeOrder', 1]]));

@@ -1,20 +1,9 @@
 import { isPromise } from '@whatwg-node/promise-helpers';
-import {
-  type ExecutionArgs,
-  type FragmentDefinitionNode,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  getOperationAST,
-  getVariableValues,
-  Kind,
-  type OperationDefinitionNode,
-} from 'graphql';
-// graphql-js's own field collection, the one its executor runs: aliases, fragments and @skip/@include then
-// count exactly as they execute.
-import { collectFields } from 'graphql/execution/collectFields.js';
+import { type ExecutionArgs, type GraphQLObjectType, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { graphqlError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
+import { rootFieldsOf } from './root-fields.ts';
 
 /** The extension that marks a root field as limited per caller (the limit is configured by field name). */
 export const FIELD_LIMIT = 'fieldLimit';
@@ -63,27 +52,11 @@ function limitedCalls(
   limited: Map<GraphQLObjectType, ReadonlySet<string>>,
 ): Map<string, number> | undefined {
   const operation = getOperationAST(args.document, args.operationName);
-  const root = operation && args.schema.getRootType(operation.operation);
-  const names = root && limited.get(root);
-  if (!operation || !root || !names) return undefined;
-  const variables = coercedVariables(args, operation);
-  // Variables that do not coerce fail the operation before anything runs.
-  if (!variables) return undefined;
-  const fragments: Record<string, FragmentDefinitionNode> = Object.create(null);
-  for (const definition of args.document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  }
+  const names = operation && limited.get(args.schema.getRootType(operation.operation) as GraphQLObjectType);
+  if (!names) return undefined;
   const calls = new Map<string, number>();
-  // One entry per response key: fields merged under one key run once.
-  for (const [, [field]] of collectFields(args.schema, fragments, variables, root, operation.selectionSet)) {
-    const name = field?.name.value;
-    if (name && names.has(name)) calls.set(name, (calls.get(name) ?? 0) + 1);
+  for (const { name } of rootFieldsOf(args)?.fields ?? []) {
+    if (names.has(name)) calls.set(name, (calls.get(name) ?? 0) + 1);
   }
   return calls.size > 0 ? calls : undefined;
-}
-
-function coercedVariables(args: ExecutionArgs, operation: OperationDefinitionNode) {
-  const inputs = (args.variableValues ?? {}) as Record<string, unknown>;
-  const result = getVariableValues(args.schema, operation.variableDefinitions ?? [], inputs);
-  return result.coerced;
 }

@@ -18,8 +18,8 @@ interface Entry {
   result: ExecutionResult;
 }
 
-/** Fields whose value is not a function of the store alone (the caller's own quota). */
-const CALLER_FIELDS = new Set(['rateLimit']);
+/** Fields whose value is not a function of the store alone: the caller's quota, key, key list and own orders. */
+const CALLER_FIELDS = new Set(['rateLimit', 'viewer', 'apiKeys', 'order', 'orders']);
 
 /**
  * Answers a query operation (GraphQL, or a REST route's) from memory while the store version read before it first

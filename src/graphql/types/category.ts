@@ -2,6 +2,7 @@ import { found } from '../../contract/errors.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../store/categories.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
+import { needsScope } from '../plugins/scopes.ts';
 import { idArg } from './args.ts';
 import { PetConnection } from './pet.ts';
 
@@ -65,6 +66,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Creates a category.',
     args: { input: t.arg({ type: NewCategoryInput, required: true }) },
+    extensions: needsScope('catalog'),
     resolve: (query, _root, { input }, { prisma }) => createCategory(prisma, input, query),
   }),
   updateCategory: t.prismaField({
@@ -72,6 +74,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Changes the given fields of a category.',
     args: { ...idArg, input: t.arg({ type: CategoryPatchInput, required: true }) },
+    extensions: needsScope('catalog'),
     resolve: (query, _root, { id, input }, { prisma }) => updateCategory(prisma, id, input, query),
   }),
   deleteCategory: t.prismaField({
@@ -79,6 +82,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Deletes a category; refused while pets belong to it.',
     args: idArg,
+    extensions: needsScope('catalog'),
     resolve: (query, _root, { id }, { prisma }) => deleteCategory(prisma, id, query),
   }),
 }));

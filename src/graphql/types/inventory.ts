@@ -3,6 +3,7 @@ import { describe } from '../../contract/stability.ts';
 import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
+import { needsScope } from '../plugins/scopes.ts';
 import { petIdArg } from './args.ts';
 import { PetStatusEnum } from './pet.ts';
 
@@ -64,6 +65,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: describe('updateInventory', 'Sets the stock count of a pet.'),
     args: { ...petIdArg, input: t.arg({ type: InventoryUpdateInput, required: true }) },
+    extensions: needsScope('catalog'),
     resolve: (query, _root, { petId, input }, { prisma }) => setStock(prisma, petId, input.quantity, query),
   }),
 }));

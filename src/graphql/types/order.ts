@@ -1,8 +1,11 @@
+import type { Caller } from '../../contract/caller.ts';
 import { found } from '../../contract/errors.ts';
-import { cancelOrder, placeOrder, updateOrder } from '../../store/orders.ts';
+import { grants } from '../../contract/scopes.ts';
+import { cancelOrder, type OrderAccess, ordersWithin, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
 import { FIELD_LIMIT } from '../plugins/field-limits.ts';
+import { needsScope } from '../plugins/scopes.ts';
 import { idArg } from './args.ts';
 
 export const OrderType = builder.prismaObject('Order', {
@@ -24,6 +27,12 @@ export const OrderType = builder.prismaObject('Order', {
     pet: t.relation('pet', { nullable: true }),
   }),
 });
+
+/** An admin key reaches every order; another key those it placed; an anonymous caller none. */
+function orderAccessOf(caller: Caller): OrderAccess {
+  if (caller.kind !== 'key') return 'none';
+  return grants(caller.scopes, 'admin') ? 'all' : { apiKeyId: caller.keyId };
+}
 
 const OrderConnection = builder.connectionObject({ type: OrderType, name: 'OrderConnection' });
 
@@ -48,23 +57,33 @@ builder.queryFields((t) => ({
   order: t.prismaField({
     type: 'Order',
     nullable: true,
-    description: 'One order by id.',
+    description:
+      'One order by id: one your key placed (any order with the admin scope); NOT_FOUND for the others.',
     args: idArg,
-    resolve: (query, _root, { id }, { prisma }) =>
-      found(prisma.order.findUnique({ ...query, where: { id } }), 'Order', id),
+    resolve: (query, _root, { id }, { prisma, caller }) =>
+      found(
+        prisma.order.findFirst({ ...query, where: { id, ...ordersWithin(orderAccessOf(caller)) } }),
+        'Order',
+        id,
+      ),
   }),
   orders: t.prismaConnection(
     {
       type: 'Order',
       cursor: 'id',
       ...paging,
-      description: 'Orders in id order, optionally filtered.',
+      description:
+        'The orders your key placed (every order with the admin scope; none without a key), in id order, optionally filtered.',
       args: { petId: t.arg({ type: 'Int64' }), complete: t.arg.boolean() },
-      resolve: (query, _root, args, { prisma }) =>
+      resolve: (query, _root, args, { prisma, caller }) =>
         prisma.order.findMany({
           ...query,
           orderBy: { id: 'asc' },
-          where: { petId: args.petId ?? undefined, complete: args.complete ?? undefined },
+          where: {
+            ...ordersWithin(orderAccessOf(caller)),
+            petId: args.petId ?? undefined,
+            complete: args.complete ?? undefined,
+          },
         }),
     },
     OrderConnection,
@@ -78,22 +97,28 @@ builder.mutationFields((t) => ({
     description:
       'Places an order, taking its quantity from stock; OUT_OF_STOCK when there is not enough. Limited per caller per minute: an operation whose placeOrder fields (aliases included) do not all fit is refused whole with RATE_LIMITED, before any is placed.',
     args: { input: t.arg({ type: NewOrderInput, required: true }) },
-    extensions: { [FIELD_LIMIT]: true },
-    resolve: (query, _root, args, { prisma }) => placeOrder(prisma, args.input, query),
+    extensions: { [FIELD_LIMIT]: true, ...needsScope('orders') },
+    resolve: (query, _root, args, { prisma, caller }) =>
+      placeOrder(prisma, args.input, query, caller.kind === 'key' ? caller.keyId : null),
   }),
   updateOrder: t.prismaField({
     type: 'Order',
     nullable: true,
-    description: 'Changes the ship date or completes an order. Completion cannot be undone.',
+    description:
+      'Changes the ship date or completes an order. Completion cannot be undone. Only your own orders (any with the admin scope).',
     args: { ...idArg, input: t.arg({ type: OrderPatchInput, required: true }) },
-    resolve: (query, _root, { id, input }, { prisma }) => updateOrder(prisma, id, input, query),
+    extensions: needsScope('orders'),
+    resolve: (query, _root, { id, input }, { prisma, caller }) =>
+      updateOrder(prisma, id, input, query, orderAccessOf(caller)),
   }),
   cancelOrder: t.prismaField({
     type: 'Order',
     nullable: true,
     description:
-      'Cancels an open order and gives its quantity back to stock; a complete order cannot be cancelled.',
+      'Cancels an open order and gives its quantity back to stock; a complete order cannot be cancelled. Only your own orders (any with the admin scope).',
     args: idArg,
-    resolve: (query, _root, { id }, { prisma }) => cancelOrder(prisma, id, query),
+    extensions: needsScope('orders'),
+    resolve: (query, _root, { id }, { prisma, caller }) =>
+      cancelOrder(prisma, id, query, orderAccessOf(caller)),
   }),
 }));

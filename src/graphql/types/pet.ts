@@ -4,6 +4,7 @@ import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
 import { MAX_PAGE_SIZE, paging } from '../paging.ts';
+import { needsScope } from '../plugins/scopes.ts';
 import { idArg } from './args.ts';
 
 export const PetStatusEnum = builder.enumType(PetStatus, {
@@ -93,6 +94,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Creates a pet, with an inventory entry at quantity 0.',
     args: { input: t.arg({ type: NewPetInput, required: true }) },
+    extensions: needsScope('catalog'),
     resolve: (query, _root, { input }, { prisma }) => createPet(prisma, input, query),
   }),
   updatePet: t.prismaField({
@@ -100,6 +102,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Changes the given fields of a pet.',
     args: { ...idArg, input: t.arg({ type: PetPatchInput, required: true }) },
+    extensions: needsScope('catalog'),
     resolve: (query, _root, { id, input }, { prisma }) => updatePet(prisma, id, input, query),
   }),
   deletePet: t.prismaField({
@@ -107,6 +110,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Deletes a pet and its inventory entry; refused while open orders reference it.',
     args: idArg,
+    extensions: needsScope('catalog'),
     resolve: (query, _root, { id }, { prisma }) => deletePet(prisma, id, query),
   }),
 }));

@@ -1,0 +1,109 @@
+import { BREAK, type DocumentNode, type GraphQLField, type GraphQLSchema, visit } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { graphqlError } from '../../contract/graphql-error.ts';
+import { grants, isScope, type Scope } from '../../contract/scopes.ts';
+import type { Context } from '../context.ts';
+import { rootFieldsOf } from './root-fields.ts';
+
+/** The extension that names the scope a root field needs; root fields without it need `read`, which every caller has. */
+export const REQUIRED_SCOPE = 'requiredScope';
+
+/** The field option that declares it: `extensions: needsScope('catalog')`. */
+export const needsScope = (scope: Exclude<Scope, 'read'>) => ({ [REQUIRED_SCOPE]: scope });
+
+/** The scope a root field needs (`read` when it names none). */
+export function requiredScopeOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'>): Scope {
+  const scope = field.extensions[REQUIRED_SCOPE];
+  return typeof scope === 'string' && isScope(scope) ? scope : 'read';
+}
+
+/**
+ * Key scopes, checked before any resolver runs: an operation with a root field outside the key's scopes is
+ * refused whole, FORBIDDEN (403) naming the scope needed, so that no client sees half of it written. Runs
+ * after "writes need a key": an anonymous caller's write is 401 there; here an anonymous read of an
+ * admin field (the key list) is 401 too.
+ */
+export function useScopes(): Plugin<Context> {
+  // Most operations (every read but the key list) name no scoped field: a document is looked through once
+  // (Yoga's parse cache and the REST routes hand the same object for the same text) and then passes at once.
+  let scopedNames = new Set<string>();
+  let mentions = new WeakMap<DocumentNode, boolean>();
+  function mentionsScopedField(document: DocumentNode): boolean {
+    let found = mentions.get(document);
+    if (found === undefined) {
+      found = false;
+      visit(document, {
+        Field(node) {
+          if (!scopedNames.has(node.name.value)) return;
+          found = true;
+          return BREAK;
+        },
+      });
+      mentions.set(document, found);
+    }
+    return found;
+  }
+
+  return {
+    onSchemaChange({ schema }) {
+      everyMutationNamesItsScope(schema);
+      scopedNames = scopedRootFieldNames(schema);
+      mentions = new WeakMap();
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const { caller } = args.contextValue;
+      if (caller.kind === 'key' && grants(caller.scopes, 'admin')) return;
+      if (!mentionsScopedField(args.document)) return;
+      for (const field of rootFieldsOf(args)?.fields ?? []) {
+        const needed = requiredScopeOf(field);
+        if (needed === 'read') continue;
+        if (caller.kind !== 'key') {
+          const error = graphqlError(
+            'UNAUTHENTICATED',
+            `${field.name} needs an API key with the ${needed} scope`,
+            {
+              httpStatus: true,
+              extensions: { requiredScope: needed },
+            },
+          );
+          setResultAndStopExecution({ errors: [error] });
+          return;
+        }
+        if (grants(caller.scopes, needed)) continue;
+        const message =
+          `${field.name} needs the ${needed} scope; this key has ${caller.scopes.join(', ')}, so nothing ran. ` +
+          `Send it with a key that has ${needed}, or ask the store's operator to grant it`;
+        const error = graphqlError('FORBIDDEN', message, {
+          httpStatus: true,
+          extensions: { requiredScope: needed },
+        });
+        setResultAndStopExecution({ errors: [error] });
+        return;
+      }
+    },
+  };
+}
+
+function scopedRootFieldNames(schema: GraphQLSchema): Set<string> {
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  return new Set(
+    roots.flatMap((root) =>
+      Object.values(root?.getFields() ?? {})
+        .filter((field) => requiredScopeOf(field) !== 'read')
+        .map((field) => field.name),
+    ),
+  );
+}
+
+/** A write that names no scope would be open to every key: a wiring mistake, to be loud about at start-up. */
+function everyMutationNamesItsScope(schema: GraphQLSchema): void {
+  const mutation = schema.getMutationType();
+  const open = Object.values(mutation?.getFields() ?? {}).filter(
+    (field) => requiredScopeOf(field) === 'read',
+  );
+  if (open.length > 0) {
+    throw new Error(
+      `Mutation fields without a scope (extensions: needsScope(...)): ${open.map((f) => f.name).join(', ')}`,
+    );
+  }
+}

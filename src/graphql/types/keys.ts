@@ -1,0 +1,96 @@
+import { DEFAULT_SCOPES, type Scope } from '../../contract/scopes.ts';
+import type { TrustedDocumentsMode } from '../../contract/trusted-documents.ts';
+import { powersOf } from '../../keys/repository.ts';
+import { builder } from '../builder.ts';
+import { needsScope } from '../plugins/scopes.ts';
+
+const ScopeEnum = builder.enumType('Scope', {
+  description: `What an API key may do (docs/keys.md). New keys get ${DEFAULT_SCOPES.join(', ')}.`,
+  values: {
+    read: { description: 'Every query. Every caller has it, even without a key.' },
+    orders: { description: 'placeOrder, updateOrder and cancelOrder, on the orders the key placed.' },
+    catalog: { description: 'Writes to pets, categories and inventory.' },
+    admin: { description: 'Everything: every order, and the key list (apiKeys).' },
+  } satisfies Record<Scope, unknown>,
+});
+
+const TrustedDocumentsModeEnum = builder.enumType('TrustedDocumentsMode', {
+  description: 'Which requests a caller may send (docs/trusted-documents.md).',
+  values: {
+    off: { description: 'Document text only.' },
+    allow: { description: 'Document text, or the documentId of a registered document.' },
+    require: { description: 'Only the documentId of a registered document; text is DOCUMENT_NOT_TRUSTED.' },
+  } satisfies Record<TrustedDocumentsMode, unknown>,
+});
+
+interface ViewerShape {
+  apiKeyId: bigint | null;
+  plan: string;
+  scopes: readonly Scope[];
+  trustedDocuments: TrustedDocumentsMode | null;
+}
+
+const ViewerType = builder.objectRef<ViewerShape>('Viewer').implement({
+  description: 'Who is calling: the API key (its plan and scopes), or an anonymous client on the Free plan.',
+  fields: (t) => ({
+    apiKeyId: t.expose('apiKeyId', { type: 'Int64', nullable: true, description: 'Null without a key.' }),
+    plan: t.exposeString('plan', { description: 'The rate-limit plan (free without a key).' }),
+    scopes: t.field({
+      type: [ScopeEnum],
+      description: 'What the caller may do; `read` alone without a key.',
+      resolve: ({ scopes }) => [...scopes],
+    }),
+    trustedDocuments: t.field({
+      type: TrustedDocumentsModeEnum,
+      nullable: true,
+      description: "The key's own trusted-documents mode; null: the gateway's (TRUSTED_DOCUMENTS).",
+      resolve: ({ trustedDocuments }) => trustedDocuments,
+    }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerType,
+    description: 'Who you are to the gateway: your key, plan and scopes. `rateLimit` gives your quota.',
+    resolve: (_root, _args, { caller }): ViewerShape =>
+      caller.kind === 'key'
+        ? {
+            apiKeyId: caller.keyId,
+            plan: caller.plan,
+            scopes: caller.scopes,
+            trustedDocuments: caller.trustedDocuments,
+          }
+        : { apiKeyId: null, plan: 'free', scopes: ['read'], trustedDocuments: null },
+  }),
+);
+
+const ApiKeyType = builder.prismaObject('ApiKey', {
+  description: 'An API key, without its secret (only its first characters).',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'Int64' }),
+    name: t.exposeString('name', { nullable: true }),
+    prefix: t.exposeString('prefix', { description: 'The first characters of the key, to tell keys apart.' }),
+    plan: t.exposeString('plan'),
+    perMinute: t.exposeInt('perMinute', { nullable: true, description: 'Enterprise keys only.' }),
+    perDay: t.exposeInt('perDay', { nullable: true, description: 'Enterprise keys only.' }),
+    scopes: t.field({ type: [ScopeEnum], resolve: (key) => powersOf(key).scopes }),
+    trustedDocuments: t.field({
+      type: TrustedDocumentsModeEnum,
+      nullable: true,
+      resolve: (key) => powersOf(key).trustedDocuments,
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+builder.queryField('apiKeys', (t) =>
+  t.prismaField({
+    type: [ApiKeyType],
+    description: 'Every API key, revoked ones included, in id order. Needs the admin scope.',
+    extensions: needsScope('admin'),
+    resolve: (query, _root, _args, { prisma }) =>
+      prisma.apiKey.findMany({ ...query, orderBy: { id: 'asc' } }),
+  }),
+);
