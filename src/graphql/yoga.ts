@@ -61,8 +61,8 @@ export interface GraphQLServerOptions {
 }
 
 /**
- * The API's pipeline: Yoga's plugins by stage, in the order their hooks run. Yoga answers GraphiQL's page and
- * CORS preflights before the first.
+ * The API's pipeline: Yoga's plugins by stage, in the order their hooks run. Yoga answers GraphiQL's page
+ * before the first.
  */
 export function apiStages(options: GraphQLServerOptions) {
   return {
@@ -117,6 +117,8 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },
     maxRequestBodySize: false, // useBodyLimit's instead
+    // Yoga's CORS echoes any Origin with credentials allowed; the pipeline's CORS stage (http/cors.ts) decides.
+    cors: false,
     logging: options.logger,
     landingPage: false,
     graphiql: {
