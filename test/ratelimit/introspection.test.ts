@@ -110,12 +110,15 @@ describe('the introspection budget, in one gateway', () => {
   });
 });
 
-describe('the introspection budget, exact with WORKERS=2 on Redis', () => {
+describe.each([
+  { store: 'Redis', env: { REDIS_URL: 'redis://127.0.0.1:6379' } },
+  { store: "the primary's memory", env: {} },
+])('the introspection budget, exact with WORKERS=2 counting in $store', ({ env }) => {
   let gateway: GatewayProcess;
   beforeAll(async () => {
     gateway = await startGatewayProcess({
       WORKERS: '2',
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      ...env,
       RATE_LIMIT_REDIS_PREFIX: `test-introspection-${randomUUID()}`,
       RATE_LIMIT_PLANS: '{"free":{"perMinute":3}}',
       RATE_LIMIT_INTROSPECTION_PER_MINUTE: '7',
@@ -130,6 +133,14 @@ describe('the introspection budget, exact with WORKERS=2 on Redis', () => {
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(7);
     expect(statuses.filter((status) => status === 429)).toHaveLength(33);
+    // Both workers answered: counting per worker could have admitted up to twice the budget.
+    const pids = await Promise.all(
+      responses.map(async (response) => {
+        const id = response.headers.get('x-request-id');
+        return (await gateway.logLine((line) => line.reqId === id)).pid;
+      }),
+    );
+    expect(new Set(pids).size).toBe(2);
     const plan = await fetch(`${gateway.url}/pets?limit=1`);
     expect(budgetOf(plan)).toMatchObject({ status: 200, budget: 'plan', limit: '3', remaining: '2' });
   });
