@@ -127,9 +127,6 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
       headers: EXPLORER_HEADERS,
       defaultHeaders: EXPLORER_HEADERS,
       defaultEditorToolsVisibility: 'headers',
-      // Queries, the schema's introspection among them, go as GET: an introspection-only GET is counted in its
-      // own budget (docs/rate-limits.md), so the explorer loads the schema after the API quota is spent.
-      useGETForQueries: true,
     },
     renderGraphiQL: renderExplorerPage,
     plugins: Object.values(apiStages(options)),

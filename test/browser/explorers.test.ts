@@ -46,11 +46,8 @@ describe('GraphiQL at /graphql', () => {
     await run.waitFor();
 
     const [response] = await Promise.all([
-      // Queries go as GET (the schema's introspection among them: its own budget, docs/rate-limits.md).
       page.waitForResponse(
-        (r) =>
-          r.request().method() === 'GET' &&
-          new URL(r.url()).searchParams.get('operationName') === 'Catalogue',
+        (r) => r.request().method() === 'POST' && r.request().postData()?.includes('Catalogue') === true,
       ),
       run.click(),
     ]);

@@ -59,6 +59,7 @@ describe('GraphiQL with the anonymous quota spent', () => {
       page.waitForResponse(isSchemaLoad),
       page.goto(`${app.url}/graphql`),
     ]);
+    expect(firstLoad.request().method()).toBe('GET');
     expect(firstLoad.status()).toBe(200);
     expect(await firstLoad.headerValue('x-ratelimit-budget')).toBe('introspection');
     await showsQueryType(page);
@@ -81,11 +82,12 @@ describe('GraphiQL with the anonymous quota spent', () => {
     expect(await secondLoad.headerValue('x-ratelimit-budget')).toBe('introspection');
     await showsQueryType(page);
 
-    // And the key answers the default query, which the spent address could not.
+    // And the key answers the default query, which the spent address could not. Only schema loads go as GET.
     const [run] = await Promise.all([
-      page.waitForResponse((r) => r.url().includes('Catalogue') && !isSchemaLoad(r)),
+      page.waitForResponse((r) => r.request().postData()?.includes('Catalogue') === true),
       page.locator('.graphiql-execute-button').click(),
     ]);
+    expect(run.request().method()).toBe('POST');
     expect(run.status()).toBe(200);
     expect(await run.headerValue('x-ratelimit-budget')).toBe('plan');
     await expect.poll(() => page.locator('.graphiql-response').textContent()).toContain('"Rex"');

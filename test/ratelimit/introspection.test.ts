@@ -112,7 +112,7 @@ describe('the introspection budget, in one gateway', () => {
 
 describe.each([
   { store: 'Redis', env: { REDIS_URL: 'redis://127.0.0.1:6379' } },
-  { store: "the primary's memory", env: {} },
+  { store: "the primary's memory", env: {} as Record<string, string> },
 ])('the introspection budget, exact with WORKERS=2 counting in $store', ({ env }) => {
   let gateway: GatewayProcess;
   beforeAll(async () => {
