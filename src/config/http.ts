@@ -3,7 +3,34 @@ import { wholeNumber } from './values.ts';
 
 const milliseconds = wholeNumber({ min: 1, unit: 'milliseconds' });
 
-/** Where the gateway listens, how long a client may take, and the custom domains it answers for. */
+// An origin as a browser sends it: scheme, host and port only (no path, no trailing slash), or `*`.
+const isOrigin = (entry: string) => {
+  try {
+    return entry === '*' || new URL(entry).origin === entry;
+  } catch {
+    return false;
+  }
+};
+
+/** `CORS_ORIGINS`: a comma-separated list of exact origins, or `*`; empty or unset: none. */
+const corsOrigins = z
+  .string()
+  .default('')
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (entries) => entries.every(isOrigin),
+    'must be `*` or comma-separated origins such as https://app.example.com (scheme, host, port; no path)',
+  );
+
+/**
+ * Where the gateway listens, how long a client may take, the custom domains it answers for, and which other
+ * origins' pages may call it.
+ */
 export const httpPart = z
   .object({
     HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
@@ -12,6 +39,7 @@ export const httpPart = z
     HTTP_HEADERS_TIMEOUT_MS: milliseconds.default(10_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
     DOMAINS_CONFIG: z.string().optional(),
+    CORS_ORIGINS: corsOrigins,
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
@@ -26,4 +54,6 @@ export const httpPart = z
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     domainsFile: env.DOMAINS_CONFIG || undefined,
+    /** Origins whose pages may call the API from a browser; `*` for any. Empty: same origin only. */
+    corsOrigins: env.CORS_ORIGINS,
   }));

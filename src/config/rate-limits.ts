@@ -23,6 +23,8 @@ export interface RateLimitConfig {
   keyCacheSize: number;
   /** Per-field limits inside GraphQL, per caller per minute window, by field name. */
   fieldLimits: Record<string, number>;
+  /** Introspection-only GraphQL GETs (GraphiQL's schema loads), per caller per minute window, beside the plan's. */
+  introspectionPerMinute: number;
 }
 
 const count = wholeNumber({ min: 1 });
@@ -64,6 +66,7 @@ export const rateLimitPart = z.preprocess(
       RATE_LIMIT_BAN_SECONDS: count.default(600),
       RATE_LIMIT_ON_REDIS_FAILURE: z.enum(['open', 'closed']).default('open'),
       PLACE_ORDER_PER_MINUTE: count.default(10),
+      RATE_LIMIT_INTROSPECTION_PER_MINUTE: count.default(30),
       TRUST_PROXY: wholeNumber({ min: 0 }).default(0),
       REDIS_URL: z
         .string()
@@ -95,6 +98,7 @@ export const rateLimitPart = z.preprocess(
         keyCacheTtlMs: env.API_KEY_CACHE_TTL_MS,
         keyCacheSize: env.API_KEY_CACHE_SIZE,
         fieldLimits: { placeOrder: env.PLACE_ORDER_PER_MINUTE },
+        introspectionPerMinute: env.RATE_LIMIT_INTROSPECTION_PER_MINUTE,
       };
     }),
 );

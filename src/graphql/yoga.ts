@@ -1,4 +1,3 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
 import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
@@ -7,6 +6,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { Context, ServerContext } from './context.ts';
 import { withPetsByIdDeprecation } from './deprecation.ts';
 import { maskError } from './errors.ts';
+import { renderExplorerPage } from './graphiql-page.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
@@ -61,8 +61,8 @@ export interface GraphQLServerOptions {
 }
 
 /**
- * The API's pipeline: Yoga's plugins by stage, in the order their hooks run. Yoga answers GraphiQL's page and
- * CORS preflights before the first.
+ * The API's pipeline: Yoga's plugins by stage, in the order their hooks run. Yoga answers GraphiQL's page
+ * before the first.
  */
 export function apiStages(options: GraphQLServerOptions) {
   return {
@@ -117,6 +117,8 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },
     maxRequestBodySize: false, // useBodyLimit's instead
+    // Yoga's CORS echoes any Origin with credentials allowed; the pipeline's CORS stage (http/cors.ts) decides.
+    cors: false,
     logging: options.logger,
     landingPage: false,
     graphiql: {
@@ -126,7 +128,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
       defaultHeaders: EXPLORER_HEADERS,
       defaultEditorToolsVisibility: 'headers',
     },
-    renderGraphiQL,
+    renderGraphiQL: renderExplorerPage,
     plugins: Object.values(apiStages(options)),
   });
 }

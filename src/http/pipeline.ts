@@ -20,6 +20,7 @@ import { createRateLimitLayer } from '../ratelimit/plugin.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
+import { createCors } from './cors.ts';
 import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
 
@@ -28,8 +29,9 @@ import { createTargetCheck } from './request-target.ts';
  *   1. observe: the request's id, log line and metrics (answers nothing);
  *   2. request target: 400 for a target or Host nothing after it could build a URL from (counted, rate-limited);
  *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
- *   4. ops: /healthz, /readyz, /metrics, /openapi.json and /docs, answered without a rate limit;
- *   5. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
+ *   4. CORS: the headers for an allowed origin on every response; preflights answered here, uncounted;
+ *   5. ops: /healthz, /readyz, /metrics, /openapi.json and /docs, answered without a rate limit;
+ *   6. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
 export async function createPipeline({
@@ -54,6 +56,8 @@ export async function createPipeline({
   const routeHost = createHostRouter(() => domains?.current ?? null, {
     trustProxy: config.rateLimit.trustProxyHops > 0,
   });
+
+  const cors = createCors(config.corsOrigins);
 
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsById }));
@@ -106,6 +110,7 @@ export async function createPipeline({
     try {
       if (await refuseUnservable(req, res)) return;
       if (routeHost(req, res)) return;
+      if (cors(req, res)) return;
       if (await answerOps(req, res)) return;
       await api(req, res);
     } catch (error) {

@@ -52,17 +52,24 @@ type Config = Pick<RateLimitConfig, 'minuteSeconds' | 'daySeconds' | 'banAfterRe
 
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
+/**
+ * Which of a caller's budgets a limiter counts: the plan's, or introspection's (GraphiQL's schema loads), whose
+ * windows, refusals and ban are separate counters of the same store.
+ */
+export type Budget = 'plan' | 'introspection';
+
 export function createRateLimiter(
   store: CounterStore,
   config: Config,
-  { now = Date.now }: { now?: () => number } = {},
+  { now = Date.now, budget = 'plan' }: { now?: () => number; budget?: Budget } = {},
 ): RateLimiter {
   // The plans' limits differ per caller, so each take names its limits. A ban is a window of its own,
   // read (0 points) by every admission in the same call as the minute and day windows.
-  const minute: WindowKind = { name: 'minute', seconds: config.minuteSeconds };
-  const day: WindowKind = { name: 'day', seconds: config.daySeconds };
-  const refusals: WindowKind = { name: 'refusals', seconds: config.minuteSeconds };
-  const ban: WindowKind = { name: 'ban', seconds: config.banSeconds };
+  const prefix = budget === 'plan' ? '' : `${budget}-`;
+  const minute: WindowKind = { name: `${prefix}minute`, seconds: config.minuteSeconds };
+  const day: WindowKind = { name: `${prefix}day`, seconds: config.daySeconds };
+  const refusals: WindowKind = { name: `${prefix}refusals`, seconds: config.minuteSeconds };
+  const ban: WindowKind = { name: `${prefix}ban`, seconds: config.banSeconds };
   const checkBan: Charge = { window: ban, points: 0, limit: 0 };
   const countRefusal: Charge[] = [{ window: refusals, points: 1, limit: config.banAfterRefusals }];
   const startBan: Charge[] = [{ window: ban, points: 1, limit: UNLIMITED }];

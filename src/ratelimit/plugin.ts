@@ -11,6 +11,7 @@ import type { CounterStore, Log } from './counters/counter.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import { setRateLimitHeaders } from './headers.ts';
 import { createIdentify } from './identify.ts';
+import { isIntrospectionOnlyGet } from './introspection.ts';
 import { createRateLimiter } from './limiter.ts';
 import { andThen } from './maybe-promise.ts';
 import { type Counting, RequestQuota } from './quota.ts';
@@ -37,7 +38,9 @@ export interface RateLimitedContext {
  * A REST request (any path but the GraphQL endpoint) counts one in `onRequest`, before the REST
  * plugin answers it. A GraphQL request counts one when Yoga starts parsing it (GraphiQL's page and
  * CORS preflights are answered earlier and not counted) and the rest of a batch once it is parsed,
- * before anything executes. Every response to a counted request carries the rate-limit headers.
+ * before anything executes. An introspection-only GraphQL GET (GraphiQL's schema load) is counted, at the same
+ * point, in the caller's introspection budget instead of its plan's: its query is in the URL, so it is known
+ * before any body is read. Every response to a counted request carries the rate-limit headers.
  */
 export function createRateLimitPlugin<TServerContext extends RateLimitedContext = RateLimitedContext>(
   deps: RateLimitPluginDeps,
@@ -63,9 +66,16 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
   log,
 }: RateLimitPluginDeps) {
   const identify = createIdentify({ config, findKey, log });
-  const counting: Counting = {
-    limiter: createRateLimiter(counters, config),
-    limitFields: createFieldLimiter(counters, config),
+  const limitFields = createFieldLimiter(counters, config);
+  const counting: Counting = { limiter: createRateLimiter(counters, config), limitFields };
+  const introspectionCounting: Counting = {
+    limiter: createRateLimiter(counters, config, { budget: 'introspection' }),
+    limitFields,
+  };
+  // A day window is part of every budget; this one never binds before the minute's.
+  const introspectionLimits = {
+    perMinute: config.introspectionPerMinute,
+    perDay: config.introspectionPerMinute * Math.ceil(config.daySeconds / config.minuteSeconds),
   };
 
   /** A refusal passes as it is; any other failure means the counters cannot be reached. */
@@ -85,10 +95,20 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
     }
   }
 
-  /** Identifies the caller and counts the request's first operation. */
-  function enter(request: Request, serverContext: RateLimitedContext): MaybePromise<RequestQuota> {
+  /** Identifies the caller and counts the request's first operation, in the plan's budget or introspection's. */
+  function enter(
+    request: Request,
+    serverContext: RateLimitedContext,
+    introspection = false,
+  ): MaybePromise<RequestQuota> {
     return andThen(identify(request, serverContext.req?.socket.remoteAddress), (identity) => {
-      const quota = new RequestQuota(identity, counting);
+      const quota = introspection
+        ? new RequestQuota(
+            { ...identity, limits: introspectionLimits },
+            introspectionCounting,
+            'introspection',
+          )
+        : new RequestQuota(identity, counting);
       serverContext.caller = identity.caller;
       serverContext.quota = quota;
       return andThen(quota.pay(1), () => {
@@ -151,7 +171,7 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
     // Refusals thrown while Yoga parses become GraphQL error responses with their HTTP status.
     onRequestParse({ request, serverContext }) {
       return andThen(
-        counted(() => enter(request, serverContext)),
+        counted(() => enter(request, serverContext, isIntrospectionOnlyGet(request))),
         (quota) => ({ onRequestParseDone: countRestOfBatch(quota) }),
         rethrowAsGraphQLError,
       );
@@ -166,7 +186,7 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
         answer = new fetchAPI.Response(answer.body, { status: 429, headers: answer.headers });
         setResponse(answer);
       }
-      setRateLimitHeaders(answer.headers, quota.decision.windows);
+      setRateLimitHeaders(answer.headers, quota.decision.windows, quota.budget);
       if (answer.status === 429 && quota.retryAfterSeconds !== undefined) {
         answer.headers.set('Retry-After', String(quota.retryAfterSeconds));
       }

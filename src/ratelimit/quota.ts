@@ -5,6 +5,7 @@ import type { FieldLimiter } from './field-limits.ts';
 import type { Identity } from './identify.ts';
 import {
   type Admitted,
+  type Budget,
   type Decision,
   type RateLimiter,
   type Refused,
@@ -43,6 +44,8 @@ export class RequestQuota implements Quota {
   constructor(
     readonly identity: Identity,
     private readonly counting: Counting,
+    /** Which of the caller's budgets counts this request: its response's headers name it. */
+    readonly budget: Budget = 'plan',
   ) {}
 
   get caller(): Caller {
@@ -81,7 +84,7 @@ export class RequestQuota implements Quota {
       }
       this.retryAfterSeconds = decision.retryAfterSeconds;
       return andThen(this.#giveBack(this.operations), () => {
-        throw new ApiError(decision.code, refusalMessage(decision, this.identity.caller));
+        throw new ApiError(decision.code, refusalMessage(decision, this.identity.caller, this.budget));
       });
     });
   }
@@ -129,12 +132,13 @@ export class RequestQuota implements Quota {
   }
 }
 
-function refusalMessage(decision: Refused, caller: Caller): string {
+function refusalMessage(decision: Refused, caller: Caller, budget: Budget): string {
   const wait = `retry in ${decision.retryAfterSeconds} s (Retry-After)`;
   if (decision.code === 'KEY_BANNED') {
     return `Temporarily banned for sending on while rate-limited: ${wait}, then back off exponentially after a 429`;
   }
   const { limit, policy } = decision.refusedBy;
   const who = caller.kind === 'key' ? 'this API key' : 'requests without an API key from this address';
-  return `Rate limit exceeded: ${who} may make ${limit} requests per ${policy}; ${wait}`;
+  const what = budget === 'introspection' ? 'introspection-only requests (schema loads)' : 'requests';
+  return `Rate limit exceeded: ${who} may make ${limit} ${what} per ${policy}; ${wait}`;
 }

@@ -12,7 +12,8 @@ const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same 
 - **Paging**: lists take \`limit\` (1 to 100, default 20) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=20&cursor=...>; rel="next"\`. No \`Link\` header: last page.
 - **Errors** are the Error object \`{code, message, status}\` with the HTTP status equal to \`status\`; the message names the field at fault. Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
 - **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
-- **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; over the limit, 429 with \`Retry-After\`.
+- **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and \`X-RateLimit-Budget: plan\`; over the limit, 429 with \`Retry-After\`.
+- **Browsers**: pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`); credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
 - **Idempotent writes**: send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.`;
 
 const PATH_PARAMETERS: Record<string, string> = {
@@ -36,6 +37,10 @@ const HEADERS = {
   ),
   'X-RateLimit-Remaining': header('Requests left in that window; never negative.', INTEGER),
   'X-RateLimit-Reset': header('Unix time, in seconds, at which that window resets.', INTEGER),
+  'X-RateLimit-Budget': header(
+    "The budget that counted the request: the plan's, for every REST request (GraphQL schema loads have their own).",
+    { type: 'string', enum: ['plan'] },
+  ),
   'Retry-After': header('Seconds to wait before retrying (at least 1).', INTEGER),
   Location: header('URL of the created resource, root-relative.', STRING),
   NextPage: header(
@@ -73,7 +78,12 @@ const headerRefs = (...names: HeaderName[]) =>
     names.map((name) => [HTTP_NAME[name] ?? name, { $ref: `#/components/headers/${name}` }]),
   );
 
-const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+const RATE_LIMIT_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-RateLimit-Budget',
+] as const;
 
 /** The OpenAPI 3.0.3 document of the REST API, built from the route table and the resource schemas. */
 export function createOpenApiDocument(options: { petsById: PetsByIdDeprecation }) {

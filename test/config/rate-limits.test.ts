@@ -20,6 +20,7 @@ describe('rate-limit configuration', () => {
       keyCacheTtlMs: 5000,
       keyCacheSize: 10_000,
       fieldLimits: { placeOrder: 10 },
+      introspectionPerMinute: 30,
     });
   });
 

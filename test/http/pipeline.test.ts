@@ -64,6 +64,22 @@ describe("the HTTP pipeline's stages", () => {
     expect((await get('localhost', '/healthz')).status).toBe(200);
   });
 
+  it('answers CORS preflights after host routing, before the ops endpoints and the API (so uncounted)', async () => {
+    const preflight = (host: string, path: string) =>
+      getWithHost(
+        new URL(app.url).port,
+        host,
+        path,
+        { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+        'OPTIONS',
+      );
+    expect((await preflight('elsewhere.example.org', '/pets')).status).toBe(421);
+    // The ops endpoints answer OPTIONS 405, and the API would refuse this spent caller 429.
+    expect((await preflight('localhost', '/healthz')).status).toBe(204);
+    expect((await preflight('localhost', '/pets')).status).toBe(204);
+    expect((await preflight('localhost', '/graphql')).status).toBe(204);
+  });
+
   it('answers the ops endpoints before the API, so without a rate limit', async () => {
     for (const path of ['/healthz', '/openapi.json', '/docs']) {
       const response = await fetch(`${app.url}${path}`);

@@ -6,15 +6,16 @@ export interface HostReply {
   body: string;
 }
 
-/** A GET with a Host header of the test's choosing, which fetch cannot send. */
+/** A GET (or `method`) with a Host header of the test's choosing, which fetch cannot send. */
 export function getWithHost(
   port: number | string,
   host: string,
   path = '/',
   headers: Record<string, string> = {},
+  method = 'GET',
 ): Promise<HostReply> {
   return new Promise((resolve, reject) => {
-    const req = request({ port, path, method: 'GET', setHost: false, headers: { host, ...headers } });
+    const req = request({ port, path, method, setHost: false, headers: { host, ...headers } });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
