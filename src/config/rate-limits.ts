@@ -48,36 +48,31 @@ const count = wholeNumber({ min: 1 });
 const planLimit = z.int('must be a whole number >= 1').min(1, 'must be a whole number >= 1');
 const planEntry = z.strictObject({ perMinute: planLimit, perDay: planLimit }).partial().optional();
 
-const planTable = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    z.strictObject(
-      { free: planEntry, pro: planEntry, business: planEntry },
-      { error: 'only free, pro and business have table entries (enterprise limits are set per key)' },
-    ),
-  );
+const json = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+    return z.NEVER;
+  }
+});
 
-const subscriptionCaps = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    z.strictObject({ free: planLimit, pro: planLimit, business: planLimit, enterprise: planLimit }).partial(),
-  );
+const planTable = json.pipe(
+  z.strictObject(
+    { free: planEntry, pro: planEntry, business: planEntry },
+    { error: 'only free, pro and business have table entries (enterprise limits are set per key)' },
+  ),
+);
+
+// The cap of open subscriptions by plan, e.g. {"free": 3}; enterprise's applies to each enterprise key.
+const subscriptionCaps = json.pipe(
+  z
+    .strictObject(
+      { free: planLimit, pro: planLimit, business: planLimit, enterprise: planLimit },
+      { error: 'only free, pro, business and enterprise have caps' },
+    )
+    .partial(),
+);
 
 // An empty variable (`REDIS_URL=`) means unset, as in most deployment tools.
 const withoutEmptyValues = (env: unknown) =>
