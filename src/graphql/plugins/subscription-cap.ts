@@ -30,8 +30,16 @@ export function useSubscriptionCap(): Plugin<Context> {
           },
         };
       };
-      const held = args.contextValue.quota.holdSubscription();
-      return isPromise(held) ? held.then(started) : started(held);
+      // The counters cannot be reached (Redis down, failing closed): refused as the rate limit refuses then.
+      const unavailable = () =>
+        new ApiError('UNAVAILABLE', 'Subscription limits cannot be checked right now; retry shortly');
+      let held: ReturnType<Context['quota']['holdSubscription']>;
+      try {
+        held = args.contextValue.quota.holdSubscription();
+      } catch {
+        return started(unavailable());
+      }
+      return isPromise(held) ? held.then(started, () => started(unavailable())) : started(held);
     },
   };
 }
