@@ -200,6 +200,35 @@ describe('orderChanged', () => {
       { ...order, shipDate: '2027-01-02T03:04:05.000Z', cancelled: true, version: 2 },
     ]);
   });
+
+  it('lets a key watch only the orders it may read, as the order query does', async () => {
+    const pet = await stocked(5);
+    const ordersOnly = await createTestKey(app.prisma, 'business', undefined, ['read', 'orders']);
+    const placed = await app.graphql(
+      `mutation($p: Int64!) { placeOrder(input: { petId: $p }) { id } }`,
+      { p: pet.id },
+      {
+        key: ordersOnly,
+      },
+    );
+    const id = placed.body.data.placeOrder.id;
+    const query = `subscription($id: Int64!) { orderChanged(id: $id) { id version } }`;
+    // Another non-admin key, and a caller without a key: as if the order did not exist.
+    const other = await createTestKey(app.prisma, 'business', undefined, ['read', 'orders']);
+    for (const key of [other, undefined]) {
+      const stream = await subscribe(app.url, query, { variables: { id }, key });
+      open.push(stream);
+      await stream.ended;
+      expect(stream.next()[0].errors[0].extensions.code).toBe('NOT_FOUND');
+    }
+    // Its own key, and an admin key (the app's), watch it.
+    const own = await watch(query, { variables: { id }, key: ordersOnly });
+    const admin = await watch(query, { variables: { id } });
+    await app.ok(`mutation($id: Int64!) { updateOrder(id: $id, input: { complete: true }) { id } }`, { id });
+    for (const stream of [own, admin]) {
+      expect((await stream.nextCount(1))[0].data.orderChanged).toEqual({ id, version: 1 });
+    }
+  });
 });
 
 describe('open subscriptions per caller', () => {
