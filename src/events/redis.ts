@@ -14,7 +14,7 @@ export interface RedisBusOptions {
 /**
  * Changes through Redis pub/sub, shared by every gateway process on that Redis. A subscribed connection
  * can do nothing else, so the bus has two: one publishes, one listens (ioredis subscribes again after a
- * reconnection). Resolves once the listening connection has subscribed, or failed its first attempt.
+ * reconnection). Resolves once both have connected (and the listening one subscribed), or failed a first attempt.
  */
 export async function openRedisChangeBus(
   { url, keyPrefix }: RedisBusOptions,
@@ -43,7 +43,8 @@ export async function openRedisChangeBus(
       log.warn({ channel }, 'a change event on Redis was not JSON: dropped');
     }
   });
-  await new Promise<void>((resolve) => {
+  // Both connections up (or failed once) before the first write can publish or the first stream listen.
+  const subscribed = new Promise<void>((resolve) => {
     subscriber.subscribe(channel).then(
       () => resolve(),
       () => resolve(),
@@ -53,6 +54,11 @@ export async function openRedisChangeBus(
       resolve();
     });
   });
+  const publishing = new Promise<void>((resolve) => {
+    publisher.once('ready', resolve);
+    publisher.once('error', () => resolve());
+  });
+  await Promise.all([subscribed, publishing]);
 
   return {
     publish(changes: readonly Change[]) {
@@ -62,10 +68,10 @@ export async function openRedisChangeBus(
     },
     listen: (listener) => listeners.add(listener),
     close: async () => {
-      await Promise.all([
-        publisher.quit().catch(() => publisher.disconnect()),
-        subscriber.quit().catch(() => subscriber.disconnect()),
-      ]);
+      // The listening connection just goes (a QUIT would wait for a Redis that may be down); the publishing one
+      // first sends what is queued.
+      subscriber.disconnect();
+      await publisher.quit().catch(() => publisher.disconnect());
     },
   };
 }
