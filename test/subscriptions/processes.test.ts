@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import { REDIS_URL } from '../ratelimit/stores.ts';
@@ -17,6 +18,7 @@ let apiKey: string;
 let a: GatewayProcess;
 let b: GatewayProcess;
 const open: Subscription[] = [];
+const prefix = `test-subs-${randomUUID()}`;
 
 beforeAll(async () => {
   database = await createTestDatabase({}, 'postgresql');
@@ -25,7 +27,7 @@ beforeAll(async () => {
   const env = {
     DATABASE_URL: database.url,
     REDIS_URL,
-    RATE_LIMIT_REDIS_PREFIX: `test-subs-${randomUUID()}`,
+    RATE_LIMIT_REDIS_PREFIX: prefix,
     SEED_DEMO_DATA: 'false',
     PLACE_ORDER_PER_MINUTE: '100000',
     SUBSCRIPTION_LEASE_SECONDS: '2',
@@ -125,6 +127,18 @@ describe('subscriptions across two gateway processes with Redis', () => {
         Array.from({ length: 12 }, (_, i) => 11 - i),
       );
     }
+    // A repeat of the last change and an older one, as a process might publish late: never shown.
+    const late = [committed, committed - 1].map((n) => ({
+      kind: 'inventory',
+      petId: String(petId),
+      quantity: 999,
+      openOrders: 0,
+      deleted: false,
+      version: baseline + n,
+    }));
+    const redis = new Redis(REDIS_URL);
+    await redis.publish(`${prefix}:changes`, JSON.stringify(late));
+    redis.disconnect();
     // Nothing more came: the next event is the next change.
     await graphql(
       b,
