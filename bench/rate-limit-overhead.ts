@@ -65,7 +65,13 @@ const variants = {
 // What node:http hands to Yoga, one per request. Without the layer, the caller and quota it would give are given.
 const req = { socket: { remoteAddress: '127.0.0.1' } };
 const caller = { kind: 'key', keyId: 1n, plan: 'enterprise', ip: '127.0.0.1' } as const;
-const quota: Quota = { limit: 1e9, remaining: 1e9, resetAt: new Date(), limitFields: () => undefined };
+const quota: Quota = {
+  limit: 1e9,
+  remaining: 1e9,
+  resetAt: new Date(),
+  limitFields: () => undefined,
+  holdSubscription: () => ({ release() {} }),
+};
 const serverContexts = {
   without: () => ({ req, caller, quota }) as unknown as ServerContext,
   with: () => ({ req }) as unknown as ServerContext,

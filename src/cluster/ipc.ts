@@ -100,3 +100,38 @@ export function answerWorkers<Payload, Answer>(
 function isOnChannel<T extends { channel: string }>(message: unknown, channel: string): message is T {
   return typeof message === 'object' && message !== null && (message as Partial<T>).channel === channel;
 }
+
+interface Relayed {
+  channel: string;
+  relay: unknown;
+}
+
+/** In the primary: passes every worker's `sendToAllWorkers` message for `channel` on to every worker. */
+export function relayToWorkers(channel: string): void {
+  cluster.on('message', (_sender, message: unknown) => {
+    if (!isOnChannel<Relayed>(message, channel) || !('relay' in message)) return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      // A worker that exits meanwhile misses the message; it has nobody left to tell.
+      if (worker?.isConnected()) worker.send(message, undefined, () => {});
+    }
+  });
+}
+
+/**
+ * In a worker: sends `payload` to every worker (this one included) through the primary's `relayToWorkers`, and
+ * calls `receive` with every payload any worker sends on `channel`. Answers the function that sends.
+ */
+export function sendToAllWorkers(
+  channel: string,
+  receive: (payload: unknown) => void,
+): (payload: unknown) => void {
+  if (!process.send) throw new Error('sendToAllWorkers runs in a worker forked by a node:cluster primary');
+  const send = process.send.bind(process);
+  process.on('message', (message: unknown) => {
+    if (isOnChannel<Relayed>(message, channel) && 'relay' in message) receive(message.relay);
+  });
+  return (payload) => {
+    const message: Relayed = { channel, relay: payload };
+    send(message, undefined, undefined, () => {});
+  };
+}

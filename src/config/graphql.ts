@@ -18,6 +18,8 @@ export const graphqlPart = z
     ),
     // What callers without a mode of their own may send (docs/trusted-documents.md); a key's own mode wins.
     TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).default('allow'),
+    SUBSCRIPTION_HEARTBEAT_MS: atLeastOne('ms').default(15_000),
+    SUBSCRIPTION_GAP_WAIT_MS: atLeastOne('ms').default(1_000),
   })
   .transform((env) => ({
     graphqlLimits: {
@@ -31,4 +33,10 @@ export const graphqlPart = z
     /** Query results kept while the store is unchanged (SQLite only; see graphql/plugins/response-cache.ts). */
     responseCacheEntries: env.RESPONSE_CACHE_ENTRIES,
     trustedDocuments: env.TRUSTED_DOCUMENTS,
+    subscriptions: {
+      /** A comment line on every open subscription stream this often, so that proxies keep it open. */
+      heartbeatMs: env.SUBSCRIPTION_HEARTBEAT_MS,
+      /** How long a change waits for an earlier one of its row, published by another process (events/in-order.ts). */
+      gapWaitMs: env.SUBSCRIPTION_GAP_WAIT_MS,
+    },
   }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PLANS, type Limits, type TablePlan } from '../contract/plans.ts';
+import { DEFAULT_PLANS, type Limits, type Plan, type TablePlan } from '../contract/plans.ts';
 import { readConfig } from './read.ts';
 import { wholeNumber } from './values.ts';
 
@@ -25,7 +25,22 @@ export interface RateLimitConfig {
   fieldLimits: Record<string, number>;
   /** Introspection-only GraphQL GETs (GraphiQL's schema loads), per caller per minute window, beside the plan's. */
   introspectionPerMinute: number;
+  /** Open subscriptions a caller may hold at once, by plan (enterprise: each enterprise key). */
+  maxSubscriptions: Record<Plan, number>;
+  /**
+   * An open subscription's lease in the counter store lasts this long and is renewed while the stream is open,
+   * so that the leases of a process that died lapse by themselves.
+   */
+  subscriptionLeaseSeconds: number;
 }
+
+/** The issue's caps; enterprise keys get theirs from configuration (the plan's limits are per key). */
+export const DEFAULT_MAX_SUBSCRIPTIONS: Record<Plan, number> = {
+  free: 2,
+  pro: 10,
+  business: 50,
+  enterprise: 200,
+};
 
 const count = wholeNumber({ min: 1 });
 
@@ -33,22 +48,31 @@ const count = wholeNumber({ min: 1 });
 const planLimit = z.int('must be a whole number >= 1').min(1, 'must be a whole number >= 1');
 const planEntry = z.strictObject({ perMinute: planLimit, perDay: planLimit }).partial().optional();
 
-const planTable = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    z.strictObject(
-      { free: planEntry, pro: planEntry, business: planEntry },
-      { error: 'only free, pro and business have table entries (enterprise limits are set per key)' },
-    ),
-  );
+const json = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+    return z.NEVER;
+  }
+});
+
+const planTable = json.pipe(
+  z.strictObject(
+    { free: planEntry, pro: planEntry, business: planEntry },
+    { error: 'only free, pro and business have table entries (enterprise limits are set per key)' },
+  ),
+);
+
+// The cap of open subscriptions by plan, e.g. {"free": 3}; enterprise's applies to each enterprise key.
+const subscriptionCaps = json.pipe(
+  z
+    .strictObject(
+      { free: planLimit, pro: planLimit, business: planLimit, enterprise: planLimit },
+      { error: 'only free, pro, business and enterprise have caps' },
+    )
+    .partial(),
+);
 
 // An empty variable (`REDIS_URL=`) means unset, as in most deployment tools.
 const withoutEmptyValues = (env: unknown) =>
@@ -78,6 +102,8 @@ export const rateLimitPart = z.preprocess(
         .default('psg'),
       API_KEY_CACHE_TTL_MS: wholeNumber({ min: 0 }).default(5000),
       API_KEY_CACHE_SIZE: count.default(10_000),
+      MAX_SUBSCRIPTIONS: subscriptionCaps.optional(),
+      SUBSCRIPTION_LEASE_SECONDS: count.default(60),
     })
     .transform((env): RateLimitConfig => {
       const overrides = env.RATE_LIMIT_PLANS ?? {};
@@ -99,6 +125,8 @@ export const rateLimitPart = z.preprocess(
         keyCacheSize: env.API_KEY_CACHE_SIZE,
         fieldLimits: { placeOrder: env.PLACE_ORDER_PER_MINUTE },
         introspectionPerMinute: env.RATE_LIMIT_INTROSPECTION_PER_MINUTE,
+        maxSubscriptions: { ...DEFAULT_MAX_SUBSCRIPTIONS, ...env.MAX_SUBSCRIPTIONS },
+        subscriptionLeaseSeconds: env.SUBSCRIPTION_LEASE_SECONDS,
       };
     }),
 );

@@ -33,4 +33,10 @@ export interface Quota {
    * is the RATE_LIMITED error to refuse the whole operation with. Called once per operation, before it runs.
    */
   limitFields(calls: ReadonlyMap<string, number>): MaybePromise<ApiError | undefined>;
+  /**
+   * Takes a place among the caller's open subscriptions (capped per plan, across every gateway process) for as
+   * long as the subscription stays open: release it when the stream ends. Refused, the operation's request
+   * point is given back and the answer is the TOO_MANY_SUBSCRIPTIONS error to refuse it with.
+   */
+  holdSubscription(): MaybePromise<{ release(): void } | ApiError>;
 }

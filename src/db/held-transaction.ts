@@ -18,6 +18,8 @@ export interface HeldTransaction {
    * store's, as a savepoint in turn) only on the innermost client.
    */
   savepoint<T>(work: (prisma: Db) => Promise<T>): Promise<T>;
+  /** Runs `run` once the transaction has committed; never when it rolls back. */
+  afterCommit(run: () => void): void;
   /** Runs `last` in the transaction and commits; rejects, with everything undone, when either fails. */
   commit(last: (prisma: Db) => Promise<unknown>): Promise<void>;
   /** Undoes everything; never rejects (a transaction that failed otherwise has ended all the same). */
@@ -65,6 +67,7 @@ export function holdTransaction(prisma: Db, { timeoutMs, maxWaitMs }: HoldOption
 // that runs inside a request calls. Hence the casts to `Db`.
 function held(prisma: Db, settled: Promise<void>, end: (ending: Ending) => void): HeldTransaction {
   let worked = false;
+  const committed: (() => void)[] = [];
   // Prisma's savepoints are a stack and it refuses a second nested transaction beside an open one (the
   // operations of a batch run side by side), so they run one after the other.
   let queue: Promise<unknown> = Promise.resolve();
@@ -83,9 +86,14 @@ function held(prisma: Db, settled: Promise<void>, end: (ending: Ending) => void)
       queue = run.catch(() => {});
       return run;
     },
+    afterCommit(run) {
+      committed.push(run);
+    },
     commit(last) {
       end({ commit: true, last });
-      return settled;
+      return settled.then(() => {
+        for (const run of committed.splice(0)) run();
+      });
     },
     rollback() {
       end({ commit: false, reason: 'its holder rolled it back' });

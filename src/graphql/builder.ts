@@ -39,3 +39,4 @@ builder.addScalarType('Int64', Int64Scalar);
 builder.addScalarType('DateTime', DateTimeScalar);
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

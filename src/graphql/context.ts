@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller, Quota } from '../contract/caller.ts';
 import type { Db } from '../db/client.ts';
 import type { HeldTransaction } from '../db/held-transaction.ts';
+import type { Change } from '../events/change.ts';
+import type { ChangeFeed } from '../events/feed.ts';
 
 export interface Context {
   /** The database, or the request's held transaction's client when it has one. */
@@ -10,6 +12,10 @@ export interface Context {
   quota: Quota;
   /** Held by the idempotency layer for a write sent with an Idempotency-Key; mutation fields run in its savepoints. */
   transaction?: HeldTransaction;
+  /** Sends a write's committed changes to the subscribers (the store calls it through store/after-commit.ts). */
+  publish: (changes: readonly Change[]) => void;
+  /** The subscriptions' source of committed changes. */
+  feed: ChangeFeed;
 }
 
 /**

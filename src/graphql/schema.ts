@@ -5,5 +5,6 @@ import './types/order.ts';
 import './types/inventory.ts';
 import './types/rate-limit.ts';
 import './types/keys.ts';
+import './types/subscriptions.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -2,6 +2,9 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
 import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Db } from '../db/client.ts';
+import { openMemoryChangeBus } from '../events/bus.ts';
+import type { Change } from '../events/change.ts';
+import { ChangeFeed } from '../events/feed.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Context, ServerContext } from './context.ts';
 import { withPetsByIdDeprecation } from './deprecation.ts';
@@ -18,6 +21,8 @@ import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
 import { useScopes } from './plugins/scopes.ts';
+import { useServerSentEvents } from './plugins/server-sent-events.ts';
+import { useSubscriptionCap } from './plugins/subscription-cap.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 import { withSavepoints } from './savepoints.ts';
 import { schema } from './schema.ts';
@@ -44,6 +49,8 @@ const EXPLORER_HEADERS = `{
 
 export interface GraphQLServerOptions {
   prisma: Db;
+  /** Where writes publish their committed changes, and where subscriptions read them (default: this process). */
+  changes?: { publish: (changes: readonly Change[]) => void; feed: ChangeFeed };
   petsById: PetsByIdDeprecation;
   limits: QueryLimits & { maxBodyBytes: number };
   production: boolean;
@@ -56,6 +63,8 @@ export interface GraphQLServerOptions {
   idempotency: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter, which answers every path but the GraphQL endpoint. */
   rest: Plugin;
+  /** A comment line on every open subscription stream this often (default 15 s). */
+  heartbeatMs?: number;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
 }
@@ -89,6 +98,10 @@ export function apiStages(options: GraphQLServerOptions) {
     scopes: useScopes(),
     // After the key and scope checks: a refused write must not spend a caller's field limit.
     'field limits': useFieldLimits(),
+    // Before a subscription starts: past its caller's cap of open subscriptions, it is refused (429).
+    'subscription cap': useSubscriptionCap(),
+    // Open subscriptions stream as Server-Sent Events, with the configured heartbeat.
+    'server-sent events': useServerSentEvents({ heartbeatMs: options.heartbeatMs ?? 15_000 }),
     // After every refusal that needs the body or the caller, before anything executes: a keyed write replays
     // its first response, or runs in a transaction that commits with the record of its response.
     idempotency: options.idempotency,
@@ -103,6 +116,7 @@ export function apiStages(options: GraphQLServerOptions) {
 
 /** The GraphQL server, which serves REST too: schema, context, error masking, and the API's pipeline. */
 export function createGraphQLServer(options: GraphQLServerOptions) {
+  const { publish, feed } = options.changes ?? inProcessChanges();
   return createYoga<ServerContext, Context>({
     schema: withSavepoints(withPetsByIdDeprecation(schema, options.petsById)),
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -112,7 +126,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     healthCheckEndpoint: ' ',
     context: ({ caller, quota, transaction }) => {
       if (!caller || !quota) throw new Error('The rate-limit layer identified no caller for this request');
-      return { prisma: transaction?.prisma ?? options.prisma, caller, quota, transaction };
+      return { prisma: transaction?.prisma ?? options.prisma, caller, quota, transaction, publish, feed };
     },
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },
@@ -131,4 +145,9 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     renderGraphiQL: renderExplorerPage,
     plugins: Object.values(apiStages(options)),
   });
+}
+
+function inProcessChanges() {
+  const bus = openMemoryChangeBus();
+  return { publish: bus.publish, feed: new ChangeFeed(bus, { gapWaitMs: 1000 }) };
 }

@@ -75,6 +75,11 @@ export async function listen(
           resolve(cutOff);
         });
         server.closeIdleConnections();
+        // A response that finishes now leaves its keep-alive connection idle (a completed event stream, whose
+        // headers went out before the drain asked to close): closed then, not at the keep-alive timeout.
+        for (const res of unfinished) {
+          res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+        }
       }),
   };
 }

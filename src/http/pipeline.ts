@@ -7,6 +7,8 @@ import type { Database } from '../db/client.ts';
 import { useTrustedDocuments } from '../documents/plugin.ts';
 import { DomainsRegistry } from '../domains/registry.ts';
 import { createHostRouter } from '../domains/router.ts';
+import { ChangeFeed } from '../events/feed.ts';
+import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
@@ -50,6 +52,8 @@ export async function createPipeline({
   const observe = createRequestObserver({ logger, metrics });
 
   const counters = await openCounterStore(config.rateLimit, logger);
+  const changes = await openChangeBus(config.rateLimit, logger);
+  const feed = new ChangeFeed(changes, { gapWaitMs: config.subscriptions.gapWaitMs });
   const domains = config.domainsFile
     ? new DomainsRegistry(config.domainsFile, { log: logger }).watch()
     : null;
@@ -88,6 +92,8 @@ export async function createPipeline({
 
   const api = createGraphQLServer({
     prisma: db.prisma,
+    changes: { publish: changes.publish, feed },
+    heartbeatMs: config.subscriptions.heartbeatMs,
     petsById,
     limits: config.graphqlLimits,
     production: config.production,
@@ -124,7 +130,13 @@ export async function createPipeline({
   async function close() {
     stopSweeping();
     domains?.close();
-    await counters.close();
+    feed.end();
+    await Promise.all([counters.close(), changes.close()]);
+  }
+
+  /** Completes every open subscription stream (and any opened from now on), so that none holds a shutdown. */
+  function endSubscriptions() {
+    feed.end();
   }
 
   /** From now on /readyz answers 503 `draining`; everything else is served as before. */
@@ -132,7 +144,7 @@ export async function createPipeline({
     draining = true;
   }
 
-  return { handle, drain, close };
+  return { handle, drain, endSubscriptions, close };
 }
 
 export type Pipeline = Awaited<ReturnType<typeof createPipeline>>;

@@ -4,6 +4,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { gatewayWorkerEnv } from '../cluster/role.ts';
 import type { Config } from '../config/index.ts';
+import { relayChanges } from '../events/cluster.ts';
 import { httpUrl } from '../http/listener.ts';
 import { serveClusterMetrics } from '../observability/cluster-metrics.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -24,7 +25,10 @@ const CLOSING_MS = 5_000;
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   const { applied, db } = await prepareDatabase(config, logger);
   await db.close();
-  if (!config.rateLimit.redisUrl) serveCounterStore(openMemoryCounterStore());
+  if (!config.rateLimit.redisUrl) {
+    serveCounterStore(openMemoryCounterStore());
+    relayChanges();
+  }
   serveClusterMetrics();
 
   const forkedAt = new Map<Worker, number>();

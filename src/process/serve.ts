@@ -8,7 +8,7 @@ import type { Logger } from '../observability/logger.ts';
 /**
  * Serves the pipeline on the configured host and port, in this process. `stop` first drains for
  * SHUTDOWN_DELAY_MS (/readyz answers 503, every response `Connection: close`, new connections still accepted),
- * then stops accepting, lets requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and
+ * then completes open subscription streams, stops accepting, lets requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and
  * the database.
  */
 export async function serve(config: Config, db: Database, logger: Logger) {
@@ -25,6 +25,9 @@ export async function serve(config: Config, db: Database, logger: Logger) {
         logger.info(`draining: /readyz answers 503; serving for SHUTDOWN_DELAY_MS=${config.shutdownDelayMs}`);
         await sleep(config.shutdownDelayMs);
       }
+      // An open subscription stream is a response that never finishes by itself: it completes now, and its
+      // client reconnects elsewhere.
+      pipeline.endSubscriptions();
       const cutOff = await listener.close(config.shutdownTimeoutMs);
       if (cutOff > 0) {
         logger.warn(

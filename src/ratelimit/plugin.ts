@@ -15,6 +15,7 @@ import { isIntrospectionOnlyGet } from './introspection.ts';
 import { createRateLimiter } from './limiter.ts';
 import { andThen } from './maybe-promise.ts';
 import { type Counting, RequestQuota } from './quota.ts';
+import { createSubscriptionLeases } from './subscription-leases.ts';
 
 export interface RateLimitPluginDeps {
   config: RateLimitConfig;
@@ -67,10 +68,15 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
 }: RateLimitPluginDeps) {
   const identify = createIdentify({ config, findKey, log });
   const limitFields = createFieldLimiter(counters, config);
-  const counting: Counting = { limiter: createRateLimiter(counters, config), limitFields };
+  const subscriptions = {
+    holdSubscription: createSubscriptionLeases(counters, config, log),
+    maxSubscriptions: config.maxSubscriptions,
+  };
+  const counting: Counting = { limiter: createRateLimiter(counters, config), limitFields, ...subscriptions };
   const introspectionCounting: Counting = {
     limiter: createRateLimiter(counters, config, { budget: 'introspection' }),
     limitFields,
+    ...subscriptions,
   };
   // A day window is part of every budget; this one never binds before the minute's.
   const introspectionLimits = {

@@ -1,6 +1,7 @@
 import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import type { Caller, Quota } from '../contract/caller.ts';
 import { ApiError } from '../contract/errors.ts';
+import type { Plan } from '../contract/plans.ts';
 import type { FieldLimiter } from './field-limits.ts';
 import type { Identity } from './identify.ts';
 import {
@@ -13,11 +14,15 @@ import {
   type WindowState,
 } from './limiter.ts';
 import { andThen } from './maybe-promise.ts';
+import type { HoldSubscription, Lease } from './subscription-leases.ts';
 
 /** The layer's counting, shared by every request's quota. */
 export interface Counting {
   limiter: RateLimiter;
   limitFields: FieldLimiter;
+  holdSubscription: HoldSubscription;
+  /** Open subscriptions a caller may hold, by plan (anonymous callers: Free's). */
+  maxSubscriptions: Record<Plan, number>;
 }
 
 /** Points a request paid in one admission, and how many of them it still holds. */
@@ -95,6 +100,22 @@ export class RequestQuota implements Quota {
       this.refusedOperations += 1;
       this.retryAfterSeconds = refusal.retryAfterSeconds;
       return andThen(this.#giveBack(1), () => new ApiError('RATE_LIMITED', refusal.message));
+    });
+  }
+
+  holdSubscription(): MaybePromise<Lease | ApiError> {
+    const { caller, subject } = this.identity;
+    const plan = caller.kind === 'key' ? (caller.plan as Plan) : 'free';
+    const cap = this.counting.maxSubscriptions[plan];
+    return andThen(this.counting.holdSubscription(subject, cap), (lease) => {
+      if (lease) return lease;
+      this.refusedOperations += 1;
+      const who = caller.kind === 'key' ? `this API key (${plan} plan)` : 'this address without an API key';
+      const refusal = new ApiError(
+        'TOO_MANY_SUBSCRIPTIONS',
+        `${who} may keep ${cap} subscription(s) open at once: close one first`,
+      );
+      return andThen(this.#giveBack(1), () => refusal);
     });
   }
 

@@ -1,6 +1,7 @@
 import { notFound } from '../contract/errors.ts';
-import type { Db } from '../db/client.ts';
+import { type InventoryChange, inventoryChange } from '../events/change.ts';
 import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
+import { afterCommit, alsoSelecting, type Writer } from './after-commit.ts';
 import { orMissing } from './prisma-errors.ts';
 import { requireQuantity } from './validate.ts';
 
@@ -22,11 +23,44 @@ export function inventoryStatusWhere(status: PetStatus): Prisma.InventoryItemWhe
   }
 }
 
-export function setStock(prisma: Db, petId: bigint, quantity: number, query: InventoryQuery = {}) {
+/** What an inventory change event carries. */
+export const INVENTORY_ROW = { petId: true, quantity: true, openOrders: true, version: true } as const;
+
+export async function setStock(writer: Writer, petId: bigint, quantity: number, query: InventoryQuery = {}) {
   requireQuantity('quantity', quantity, 0);
-  return orMissing(prisma.inventoryItem.update({ ...query, where: { petId }, data: { quantity } }), () =>
-    notFound('Pet', petId),
+  const item = await orMissing(
+    writer.prisma.inventoryItem.update({
+      ...alsoSelecting(query, INVENTORY_ROW),
+      where: { petId },
+      data: { quantity, version: { increment: 1 } },
+    }),
+    () => notFound('Pet', petId),
   );
+  afterCommit(writer, [inventoryChange(item)]);
+  return item;
+}
+
+/**
+ * Inside a transaction: applies `data` to a pet's inventory row, raising its version in the same statement
+ * (which takes the row's lock until commit), and answers the row as the transaction leaves it; undefined when
+ * `where` matched no row.
+ */
+export async function changeInventory(
+  tx: Prisma.TransactionClient,
+  where: Prisma.InventoryItemWhereInput & { petId: bigint },
+  data: Prisma.InventoryItemUpdateManyMutationInput,
+  { deleted = false } = {},
+): Promise<InventoryChange | undefined> {
+  const { count } = await tx.inventoryItem.updateMany({
+    where,
+    data: { ...data, version: { increment: 1 } },
+  });
+  if (count === 0) return undefined;
+  const row = await tx.inventoryItem.findUniqueOrThrow({
+    where: { petId: where.petId },
+    select: INVENTORY_ROW,
+  });
+  return inventoryChange(row, deleted);
 }
 
 export type InventoryQuery = { include?: Prisma.InventoryItemInclude; select?: Prisma.InventoryItemSelect };

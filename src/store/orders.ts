@@ -1,10 +1,22 @@
 import { ApiError, invalid, notFound } from '../contract/errors.ts';
-import type { Db } from '../db/client.ts';
+import { type Change, orderChange } from '../events/change.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
+import { afterCommit, alsoSelecting, type Writer } from './after-commit.ts';
+import { changeInventory } from './inventory.ts';
 import { orMissing } from './prisma-errors.ts';
 import { requireQuantity } from './validate.ts';
 
 export type OrderQuery = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
+
+/** What an order change event carries. */
+const ORDER_ROW = {
+  id: true,
+  petId: true,
+  quantity: true,
+  shipDate: true,
+  complete: true,
+  version: true,
+} as const;
 
 /**
  * Whose orders a caller sees and changes (docs/keys.md): every order (an admin key), those one key placed, or
@@ -23,8 +35,8 @@ export function ordersWithin(access: OrderAccess): Prisma.OrderWhereInput {
  * Takes the quantity from stock and records the order in one transaction. The stock check is part of the
  * UPDATE's WHERE clause, so concurrent orders serialize on the inventory row and can never oversell.
  */
-export function placeOrder(
-  prisma: Db,
+export async function placeOrder(
+  writer: Writer,
   fields: { petId: bigint; quantity?: number | null; shipDate?: Date | null },
   query: OrderQuery = {},
   /** The key placing it, which may then see and change it. */
@@ -32,66 +44,83 @@ export function placeOrder(
 ) {
   const { petId } = fields;
   const quantity = requireQuantity('quantity', fields.quantity ?? 1, 1);
-  return prisma.$transaction(async (tx) => {
-    const { count } = await tx.inventoryItem.updateMany({
-      where: { petId, quantity: { gte: quantity } },
-      data: { quantity: { decrement: quantity }, openOrders: { increment: 1 } },
-    });
-    if (count === 0) {
-      const stock = await tx.inventoryItem.findUnique({ where: { petId }, select: { quantity: true } });
-      if (!stock) throw invalid('petId', `pet ${petId} does not exist`);
+  const { order, changes } = await writer.prisma.$transaction(async (tx) => {
+    const stock = await changeInventory(
+      tx,
+      { petId, quantity: { gte: quantity } },
+      { quantity: { decrement: quantity }, openOrders: { increment: 1 } },
+    );
+    if (!stock) {
+      const now = await tx.inventoryItem.findUnique({ where: { petId }, select: { quantity: true } });
+      if (!now) throw invalid('petId', `pet ${petId} does not exist`);
       throw new ApiError(
         'OUT_OF_STOCK',
-        `Pet ${petId} has ${stock.quantity} in stock; ${quantity} requested. Order at most ${stock.quantity}.`,
+        `Pet ${petId} has ${now.quantity} in stock; ${quantity} requested. Order at most ${now.quantity}.`,
       );
     }
-    return tx.order.create({
-      ...query,
+    const order = await tx.order.create({
+      ...alsoSelecting(query, ORDER_ROW),
       data: { petId, quantity, shipDate: fields.shipDate ?? null, apiKeyId },
     });
+    return { order, changes: [stock, orderChange(order)] };
   });
+  afterCommit(writer, changes);
+  return order;
 }
 
 /** Completing an order is final: it leaves the pet's open orders and cannot be undone. */
-export function updateOrder(
-  prisma: Db,
+export async function updateOrder(
+  writer: Writer,
   id: bigint,
   patch: { complete?: boolean | null; shipDate?: Date | null },
   query: OrderQuery = {},
   access: OrderAccess = 'all',
 ) {
   if (patch.complete === null) throw invalid('complete', 'must not be null');
-  return prisma.$transaction(async (tx) => {
-    const order = await tx.order.findFirst({
+  const { order, changes } = await writer.prisma.$transaction(async (tx) => {
+    const before = await tx.order.findFirst({
       where: { id, ...ordersWithin(access) },
       select: { complete: true, petId: true },
     });
-    if (!order) throw notFound('Order', id);
-    if (patch.complete === false && order.complete) {
+    if (!before) throw notFound('Order', id);
+    if (patch.complete === false && before.complete) {
       throw new ApiError('CONFLICT', `Order ${id} is complete; completion cannot be undone`);
     }
-    if (patch.complete && !order.complete) {
+    const changes: Change[] = [];
+    if (patch.complete && !before.complete) {
       const { count } = await tx.order.updateMany({
         where: { id, complete: false },
         data: { complete: true },
       });
-      if (count === 1 && order.petId !== null) {
-        await tx.inventoryItem.updateMany({
-          where: { petId: order.petId },
-          data: { openOrders: { decrement: 1 } },
-        });
+      if (count === 1 && before.petId !== null) {
+        const stock = await changeInventory(tx, { petId: before.petId }, { openOrders: { decrement: 1 } });
+        if (stock) changes.push(stock);
       }
     }
-    // A cancel may have removed the order since it was read.
-    return orMissing(tx.order.update({ ...query, where: { id }, data: { shipDate: patch.shipDate } }), () =>
-      notFound('Order', id),
+    // A cancel may have removed the order since it was read. The version rises once per transaction.
+    const order = await orMissing(
+      tx.order.update({
+        ...alsoSelecting(query, ORDER_ROW),
+        where: { id },
+        data: { shipDate: patch.shipDate, version: { increment: 1 } },
+      }),
+      () => notFound('Order', id),
     );
+    changes.push(orderChange(order));
+    return { order, changes };
   });
+  afterCommit(writer, changes);
+  return order;
 }
 
 /** Cancelling removes an open order and gives its quantity back to stock; a complete order stays. */
-export function cancelOrder(prisma: Db, id: bigint, query: OrderQuery = {}, access: OrderAccess = 'all') {
-  return prisma.$transaction(async (tx) => {
+export async function cancelOrder(
+  writer: Writer,
+  id: bigint,
+  query: OrderQuery = {},
+  access: OrderAccess = 'all',
+) {
+  const { cancelled, changes } = await writer.prisma.$transaction(async (tx) => {
     const order = await tx.order.findFirst({
       where: { id, ...ordersWithin(access) },
       select: { complete: true, petId: true, quantity: true },
@@ -99,21 +128,28 @@ export function cancelOrder(prisma: Db, id: bigint, query: OrderQuery = {}, acce
     if (!order) throw notFound('Order', id);
     const completed = () => new ApiError('CONFLICT', `Order ${id} is complete and cannot be cancelled`);
     if (order.complete) throw completed();
-    const cancelled = await orMissing(tx.order.findUniqueOrThrow({ ...query, where: { id } }), () =>
-      notFound('Order', id),
-    );
-    const { count } = await tx.order.deleteMany({ where: { id, complete: false } });
+    // Raising the version takes the order's lock: completed or cancelled meanwhile, it matches nothing.
+    const { count } = await tx.order.updateMany({
+      where: { id, complete: false },
+      data: { version: { increment: 1 } },
+    });
     if (count === 0) {
-      // Completed or cancelled by a concurrent request since it was read.
       const now = await tx.order.findUnique({ where: { id }, select: { complete: true } });
       throw now ? completed() : notFound('Order', id);
     }
+    const cancelled = await tx.order.findUniqueOrThrow({ ...alsoSelecting(query, ORDER_ROW), where: { id } });
+    await tx.order.delete({ where: { id } });
+    const changes: Change[] = [orderChange(cancelled, true)];
     if (order.petId !== null) {
-      await tx.inventoryItem.updateMany({
-        where: { petId: order.petId },
-        data: { quantity: { increment: order.quantity }, openOrders: { decrement: 1 } },
-      });
+      const stock = await changeInventory(
+        tx,
+        { petId: order.petId },
+        { quantity: { increment: order.quantity }, openOrders: { decrement: 1 } },
+      );
+      if (stock) changes.push(stock);
     }
-    return cancelled;
+    return { cancelled, changes };
   });
+  afterCommit(writer, changes);
+  return cancelled;
 }

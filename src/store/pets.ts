@@ -1,6 +1,9 @@
 import { ApiError, invalid, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
+import { inventoryChange } from '../events/change.ts';
 import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
+import { afterCommit, alsoSelecting, type Writer } from './after-commit.ts';
+import { changeInventory } from './inventory.ts';
 import { isForeignKeyViolation, orMissing } from './prisma-errors.ts';
 import { patchOf, requireText } from './validate.ts';
 
@@ -22,9 +25,9 @@ async function withCategoryCheck<T>(categoryId: bigint | null | undefined, write
   }
 }
 
-/** Every pet gets its inventory entry, at quantity 0, in the same statement. */
-export function createPet(
-  prisma: Db,
+/** Every pet gets its inventory entry, at quantity 0 and version 0, in the same statement. */
+export async function createPet(
+  writer: Writer,
   fields: { name: string; categoryId: bigint; status?: PetStatus | null },
   query: PetQuery = {},
 ) {
@@ -34,7 +37,12 @@ export function createPet(
     status: fields.status ?? 'available',
     inventory: { create: {} },
   };
-  return withCategoryCheck(fields.categoryId, prisma.pet.create({ ...query, data }));
+  const pet = await withCategoryCheck(
+    fields.categoryId,
+    writer.prisma.pet.create({ ...alsoSelecting(query, { id: true }), data }),
+  );
+  afterCommit(writer, [inventoryChange({ petId: pet.id, quantity: 0, openOrders: 0, version: 0 })]);
+  return pet;
 }
 
 export function updatePet(prisma: Db, id: bigint, patch: PetPatch, query: PetQuery = {}) {
@@ -54,13 +62,11 @@ export function updatePet(prisma: Db, id: bigint, patch: PetPatch, query: PetQue
  * lock, the same one placing an order takes first, so an order cannot slip in between check and delete.
  * Completed orders keep their history with petId set to null.
  */
-export function deletePet(prisma: Db, id: bigint, query: PetQuery = {}) {
-  return prisma.$transaction(async (tx) => {
-    const { count } = await tx.inventoryItem.updateMany({
-      where: { petId: id, openOrders: 0 },
-      data: { openOrders: 0 },
-    });
-    if (count === 0) {
+export async function deletePet(writer: Writer, id: bigint, query: PetQuery = {}) {
+  const { pet, gone } = await writer.prisma.$transaction(async (tx) => {
+    // The inventory row's last change: the pet's deletion.
+    const gone = await changeInventory(tx, { petId: id, openOrders: 0 }, {}, { deleted: true });
+    if (!gone) {
       const inventory = await tx.inventoryItem.findUnique({ where: { petId: id } });
       if (!inventory) throw notFound('Pet', id);
       throw new ApiError(
@@ -70,6 +76,8 @@ export function deletePet(prisma: Db, id: bigint, query: PetQuery = {}) {
     }
     const pet = await tx.pet.findUniqueOrThrow({ ...query, where: { id } });
     await tx.pet.delete({ where: { id } });
-    return pet;
+    return { pet, gone };
   });
+  afterCommit(writer, [gone]);
+  return pet;
 }

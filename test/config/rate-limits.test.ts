@@ -21,7 +21,20 @@ describe('rate-limit configuration', () => {
       keyCacheSize: 10_000,
       fieldLimits: { placeOrder: 10 },
       introspectionPerMinute: 30,
+      maxSubscriptions: { free: 2, pro: 10, business: 50, enterprise: 200 },
+      subscriptionLeaseSeconds: 60,
     });
+  });
+
+  it('takes caps of open subscriptions per plan, enterprise included, and refuses other names', () => {
+    const config = loadRateLimitConfig({ MAX_SUBSCRIPTIONS: '{"free":3,"enterprise":1000}' });
+    expect(config.maxSubscriptions).toEqual({ free: 3, pro: 10, business: 50, enterprise: 1000 });
+    expect(() => loadRateLimitConfig({ MAX_SUBSCRIPTIONS: '{"gold":3}' })).toThrow(
+      'MAX_SUBSCRIPTIONS="{\\"gold\\":3}": only free, pro, business and enterprise have caps',
+    );
+    expect(() => loadRateLimitConfig({ MAX_SUBSCRIPTIONS: '{"pro":0}' })).toThrow(
+      'MAX_SUBSCRIPTIONS="{\\"pro\\":0}": pro: must be a whole number >= 1',
+    );
   });
 
   it('takes overrides of single plan entries and treats empty variables as unset', () => {

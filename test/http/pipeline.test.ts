@@ -139,6 +139,8 @@ describe("the API's stages (Yoga's plugins)", () => {
       'writes need a key',
       'scopes',
       'field limits',
+      'subscription cap',
+      'server-sent events',
       'idempotency',
       'Int64 JSON',
       'response cache',

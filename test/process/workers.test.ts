@@ -199,7 +199,8 @@ describe('the gateway with WORKERS=2 on SQLite', () => {
     const { key } = await createApiKey(database.db.prisma, { plan: 'business', scopes: SCOPES });
     const petId = await petInStock(gateway.url, key, 60);
     const orders = [];
-    for (let i = 0; i < 60; i++) orders.push(await placeOrder(database.db.prisma, { petId: BigInt(petId) }));
+    for (let i = 0; i < 60; i++)
+      orders.push(await placeOrder({ prisma: database.db.prisma }, { petId: BigInt(petId) }));
     // Both read the order before they write: each transaction must hold the write lock from its start.
     const answers = await Promise.all(
       orders.map(({ id }, i) =>

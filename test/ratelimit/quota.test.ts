@@ -19,6 +19,8 @@ function caller(limits: Limits) {
   const counting = {
     limiter: createRateLimiter(store, config, { now: clock.now }),
     limitFields: createFieldLimiter(store, config),
+    holdSubscription: () => undefined,
+    maxSubscriptions: { free: 2, pro: 10, business: 50, enterprise: 200 },
   };
   const identity = {
     caller: { kind: 'anonymous', ip: '192.0.2.1' } as const,

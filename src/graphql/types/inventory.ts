@@ -66,6 +66,6 @@ builder.mutationFields((t) => ({
     description: describe('updateInventory', 'Sets the stock count of a pet.'),
     args: { ...petIdArg, input: t.arg({ type: InventoryUpdateInput, required: true }) },
     extensions: needsScope('catalog'),
-    resolve: (query, _root, { petId, input }, { prisma }) => setStock(prisma, petId, input.quantity, query),
+    resolve: (query, _root, { petId, input }, context) => setStock(context, petId, input.quantity, query),
   }),
 }));

@@ -29,7 +29,7 @@ export const OrderType = builder.prismaObject('Order', {
 });
 
 /** An admin key reaches every order; another key those it placed; an anonymous caller none. */
-function orderAccessOf(caller: Caller): OrderAccess {
+export function orderAccessOf(caller: Caller): OrderAccess {
   if (caller.kind !== 'key') return 'none';
   return grants(caller.scopes, 'admin') ? 'all' : { apiKeyId: caller.keyId };
 }
@@ -98,8 +98,8 @@ builder.mutationFields((t) => ({
       'Places an order, taking its quantity from stock; OUT_OF_STOCK when there is not enough. Limited per caller per minute: an operation whose placeOrder fields (aliases included) do not all fit is refused whole with RATE_LIMITED, before any is placed.',
     args: { input: t.arg({ type: NewOrderInput, required: true }) },
     extensions: { [FIELD_LIMIT]: true, ...needsScope('orders') },
-    resolve: (query, _root, args, { prisma, caller }) =>
-      placeOrder(prisma, args.input, query, caller.kind === 'key' ? caller.keyId : null),
+    resolve: (query, _root, args, context) =>
+      placeOrder(context, args.input, query, context.caller.kind === 'key' ? context.caller.keyId : null),
   }),
   updateOrder: t.prismaField({
     type: 'Order',
@@ -108,8 +108,8 @@ builder.mutationFields((t) => ({
       'Changes the ship date or completes an order. Completion cannot be undone. Only your own orders (any with the admin scope).',
     args: { ...idArg, input: t.arg({ type: OrderPatchInput, required: true }) },
     extensions: needsScope('orders'),
-    resolve: (query, _root, { id, input }, { prisma, caller }) =>
-      updateOrder(prisma, id, input, query, orderAccessOf(caller)),
+    resolve: (query, _root, { id, input }, context) =>
+      updateOrder(context, id, input, query, orderAccessOf(context.caller)),
   }),
   cancelOrder: t.prismaField({
     type: 'Order',
@@ -118,7 +118,7 @@ builder.mutationFields((t) => ({
       'Cancels an open order and gives its quantity back to stock; a complete order cannot be cancelled. Only your own orders (any with the admin scope).',
     args: idArg,
     extensions: needsScope('orders'),
-    resolve: (query, _root, { id }, { prisma, caller }) =>
-      cancelOrder(prisma, id, query, orderAccessOf(caller)),
+    resolve: (query, _root, { id }, context) =>
+      cancelOrder(context, id, query, orderAccessOf(context.caller)),
   }),
 }));

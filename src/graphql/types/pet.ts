@@ -95,7 +95,7 @@ builder.mutationFields((t) => ({
     description: 'Creates a pet, with an inventory entry at quantity 0.',
     args: { input: t.arg({ type: NewPetInput, required: true }) },
     extensions: needsScope('catalog'),
-    resolve: (query, _root, { input }, { prisma }) => createPet(prisma, input, query),
+    resolve: (query, _root, { input }, context) => createPet(context, input, query),
   }),
   updatePet: t.prismaField({
     type: 'Pet',
@@ -111,6 +111,6 @@ builder.mutationFields((t) => ({
     description: 'Deletes a pet and its inventory entry; refused while open orders reference it.',
     args: idArg,
     extensions: needsScope('catalog'),
-    resolve: (query, _root, { id }, { prisma }) => deletePet(prisma, id, query),
+    resolve: (query, _root, { id }, context) => deletePet(context, id, query),
   }),
 }));

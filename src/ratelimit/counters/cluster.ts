@@ -9,21 +9,39 @@ const PRIMARY_TIMEOUT_MS = 1000;
 
 type Call =
   | { method: 'take'; key: string; charges: readonly Charge[] }
-  | { method: 'giveBack'; key: string; refunds: readonly Refund[] };
+  | { method: 'giveBack'; key: string; refunds: readonly Refund[] }
+  | { method: 'holdLease'; key: string; id: string; limit: number; ttlMs: number }
+  | { method: 'dropLease'; key: string; id: string };
+
+type Answer = Take | boolean[] | boolean | undefined;
 
 /** In the primary: keeps the workers' counters in `store` (a memory store) and answers their calls. */
 export function serveCounterStore(store: CounterStore): void {
-  answerWorkers<Call, Take | boolean[]>(CHANNEL, (call) =>
-    call.method === 'take' ? store.take(call.key, call.charges) : store.giveBack(call.key, call.refunds),
-  );
+  answerWorkers<Call, Answer>(CHANNEL, (call): Answer | Promise<Answer> => {
+    switch (call.method) {
+      case 'take':
+        return Promise.resolve(store.take(call.key, call.charges));
+      case 'giveBack':
+        return Promise.resolve(store.giveBack(call.key, call.refunds));
+      case 'holdLease':
+        return Promise.resolve(store.holdLease(call.key, call.id, call.limit, call.ttlMs));
+      case 'dropLease':
+        return Promise.resolve(store.dropLease(call.key, call.id)).then(() => undefined);
+    }
+  });
 }
 
 /** In a worker: counters kept by the primary's `serveCounterStore`. */
 export function openClusterCounterStore(): CounterStore {
-  const ask = askPrimary<Call, Take | boolean[]>(CHANNEL, { timeoutMs: PRIMARY_TIMEOUT_MS });
+  const ask = askPrimary<Call, Answer>(CHANNEL, { timeoutMs: PRIMARY_TIMEOUT_MS });
   return {
     take: (key, charges) => ask({ method: 'take', key, charges }) as Promise<Take>,
     giveBack: (key, refunds) => ask({ method: 'giveBack', key, refunds }) as Promise<boolean[]>,
+    holdLease: (key, id, limit, ttlMs) =>
+      ask({ method: 'holdLease', key, id, limit, ttlMs }) as Promise<boolean>,
+    dropLease: async (key, id) => {
+      await ask({ method: 'dropLease', key, id });
+    },
     status: () => ({ store: 'cluster' }),
     close: async () => {},
   };

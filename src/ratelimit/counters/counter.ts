@@ -54,6 +54,14 @@ export interface CounterStore {
    * newer one) gets nothing, and no count goes below zero. Answers, per refund, whether it landed.
    */
   giveBack(key: string, refunds: readonly Refund[]): MaybePromise<boolean[]>;
+  /**
+   * Holds lease `id` of `key` for `ttlMs` from now: a new lease only while fewer than `limit` unexpired leases
+   * of `key` are held, a renewal (of a lease still held) always. Answers whether it is held. The leases of a
+   * holder that stopped renewing (a process that died) lapse at their expiry.
+   */
+  holdLease(key: string, id: string, limit: number, ttlMs: number): MaybePromise<boolean>;
+  /** Lets lease `id` of `key` go. */
+  dropLease(key: string, id: string): MaybePromise<void>;
   status(): CounterStoreStatus;
   close(): Promise<void>;
 }

@@ -18,6 +18,8 @@ const NO_WINDOW: WindowCount = Object.freeze({ count: 0, msLeft: 0, id: 0 });
  */
 export class MemoryCounterStore implements CounterStore {
   readonly #tables = new Map<string, WindowTable>();
+  /** Lease expiry times, by lease id, by key. */
+  readonly #leases = new Map<string, Map<string, number>>();
   readonly #now: () => number;
 
   constructor({ now = Date.now }: MemoryCounterOptions = {}) {
@@ -51,6 +53,25 @@ export class MemoryCounterStore implements CounterStore {
       open.count = Math.max(0, open.count - points);
       return true;
     });
+  }
+
+  holdLease(key: string, id: string, limit: number, ttlMs: number): boolean {
+    const now = this.#now();
+    let leases = this.#leases.get(key);
+    if (!leases) {
+      leases = new Map();
+      this.#leases.set(key, leases);
+    }
+    for (const [held, expiresAt] of leases) if (expiresAt <= now) leases.delete(held);
+    if (!leases.has(id) && leases.size >= limit) return false;
+    leases.set(id, now + ttlMs);
+    return true;
+  }
+
+  dropLease(key: string, id: string): void {
+    const leases = this.#leases.get(key);
+    leases?.delete(id);
+    if (leases?.size === 0) this.#leases.delete(key);
   }
 
   /** Keys held for a window kind: those counted in its current window, and ended ones not yet swept. */

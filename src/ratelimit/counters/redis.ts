@@ -46,7 +46,21 @@ for i, key in ipairs(KEYS) do
 end
 return reply`;
 
+// KEYS: the caller's leases, a sorted set of lease ids by expiry (Redis's own clock, so that the gateways'
+// clocks need not agree). ARGV: the lease id, the limit, its time to live (ms). Answers 1 when held, else 0.
+const HOLD_LEASE_SCRIPT = `
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('zremrangebyscore', KEYS[1], '-inf', now)
+if not redis.call('zscore', KEYS[1], ARGV[1]) and redis.call('zcard', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('zadd', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('pexpire', KEYS[1], ARGV[3])
+return 1`;
+
 interface Scripts {
+  holdLease(key: string, id: string, limit: number, ttlMs: number): Promise<number>;
   takeFromWindows(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
   giveBackToWindows(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
 }
@@ -79,6 +93,7 @@ export async function openRedisCounterStore(
   });
   client.defineCommand('takeFromWindows', { lua: TAKE_SCRIPT });
   client.defineCommand('giveBackToWindows', { lua: GIVE_BACK_SCRIPT });
+  client.defineCommand('holdLease', { lua: HOLD_LEASE_SCRIPT, numberOfKeys: 1 });
   const scripts = client as unknown as Scripts;
   // Used only while Redis is unreachable and failing open. Its window ids are handed out negated, so that a
   // refund always goes back to the store that took the points.
@@ -140,6 +155,28 @@ export async function openRedisCounterStore(
         if (error instanceof ReplyError) throw error;
         return refunds.map(() => false); // A refund that cannot be made errs on the caller's side.
       }
+    },
+
+    holdLease(key, id, limit, ttlMs) {
+      const holdLocally = (cause?: unknown) => {
+        if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
+        return local.holdLease(key, id, limit, ttlMs);
+      };
+      if (client.status !== 'ready') return holdLocally();
+      return scripts.holdLease(redisKey('leases', key), id, limit, ttlMs).then(
+        (held) => held === 1,
+        (error: unknown) => {
+          if (error instanceof ReplyError) throw error;
+          return holdLocally(error);
+        },
+      );
+    },
+
+    async dropLease(key, id) {
+      local.dropLease(key, id);
+      if (client.status !== 'ready') return;
+      // A lease that cannot be dropped now lapses at its expiry.
+      await client.zrem(redisKey('leases', key), id).catch(() => {});
     },
 
     status: () => ({ store: 'redis', connected: connected === true, onFailure }),

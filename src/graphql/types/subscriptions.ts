@@ -1,0 +1,102 @@
+import { notFound } from '../../contract/errors.ts';
+import type { Change, InventoryChange, OrderChange } from '../../events/change.ts';
+import { inventoryStatus } from '../../store/inventory.ts';
+import { ordersWithin } from '../../store/orders.ts';
+import { builder } from '../builder.ts';
+import { idArg } from './args.ts';
+import { orderAccessOf } from './order.ts';
+import { PetStatusEnum } from './pet.ts';
+
+// The events are snapshots taken in the writing transaction, not rows read again when they are sent: a read
+// at sending time could show a later change than the one the event is about.
+
+const InventoryChangeType = builder.objectRef<InventoryChange>('InventoryChange').implement({
+  description: "A pet's stock as a committed change left it.",
+  fields: (t) => ({
+    petId: t.field({ type: 'Int64', resolve: (change) => BigInt(change.petId) }),
+    quantity: t.exposeInt('quantity', { description: 'Stock count after the change.' }),
+    status: t.field({
+      type: PetStatusEnum,
+      description: 'available while in stock; at 0, pending while open orders exist, else sold.',
+      resolve: inventoryStatus,
+    }),
+    deleted: t.exposeBoolean('deleted', { description: 'The pet was deleted: its last change.' }),
+    version: t.exposeInt('version', {
+      description: "Counts the entry's committed changes: each change is one more than the one before it.",
+    }),
+  }),
+});
+
+const OrderChangeType = builder.objectRef<OrderChange>('OrderChange').implement({
+  description: 'An order as a committed change left it.',
+  fields: (t) => ({
+    id: t.field({ type: 'Int64', resolve: (change) => BigInt(change.id) }),
+    petId: t.field({
+      type: 'Int64',
+      nullable: true,
+      resolve: (change) => (change.petId === null ? null : BigInt(change.petId)),
+    }),
+    quantity: t.exposeInt('quantity'),
+    shipDate: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (change) => (change.shipDate === null ? null : new Date(change.shipDate)),
+    }),
+    complete: t.exposeBoolean('complete'),
+    cancelled: t.exposeBoolean('cancelled', { description: 'The order was cancelled: its last change.' }),
+    version: t.exposeInt('version', {
+      description: "Counts the order's committed changes: each change is one more than the one before it.",
+    }),
+  }),
+});
+
+const isInventory = (change: Change): change is InventoryChange => change.kind === 'inventory';
+const isOrder = (change: Change): change is OrderChange => change.kind === 'order';
+
+builder.subscriptionFields((t) => ({
+  inventoryChanged: t.field({
+    type: InventoryChangeType,
+    description:
+      "A pet's stock after each committed change (orders placed, completed or cancelled, stock set, the pet created or deleted), in commit order; without petId, every pet's. Over Server-Sent Events: docs/subscriptions.md.",
+    args: { petId: t.arg({ type: 'Int64' }) },
+    subscribe: async (_root, { petId }, { prisma, feed }) => {
+      if (petId == null) {
+        return feed.watch({
+          accepts: isInventory,
+          baseline: async () => {
+            const rows = await prisma.inventoryItem.findMany({ select: { petId: true, version: true } });
+            return new Map(rows.map((row) => [`inventory:${row.petId}`, row.version]));
+          },
+        });
+      }
+      const version = async () =>
+        (await prisma.inventoryItem.findUnique({ where: { petId }, select: { version: true } }))?.version;
+      if ((await version()) === undefined) throw notFound('Pet', petId);
+      const watched = String(petId);
+      return feed.watch({
+        accepts: (change): change is InventoryChange => isInventory(change) && change.petId === watched,
+        baseline: async () => new Map([[`inventory:${watched}`, (await version()) ?? -1]]),
+      });
+    },
+    resolve: (change) => change,
+  }),
+  orderChanged: t.field({
+    type: OrderChangeType,
+    description:
+      'An order after each committed change (ship date, completion, cancellation), in commit order; a key watches the orders it may read. Over Server-Sent Events: docs/subscriptions.md.',
+    args: idArg,
+    subscribe: async (_root, { id }, { prisma, feed, caller }) => {
+      // A key watches the orders it may read (docs/keys.md); any other is answered as one that does not exist.
+      const where = { id, ...ordersWithin(orderAccessOf(caller)) };
+      const version = async () =>
+        (await prisma.order.findFirst({ where, select: { version: true } }))?.version;
+      if ((await version()) === undefined) throw notFound('Order', id);
+      const watched = String(id);
+      return feed.watch({
+        accepts: (change): change is OrderChange => isOrder(change) && change.id === watched,
+        baseline: async () => new Map([[`order:${watched}`, (await version()) ?? -1]]),
+      });
+    },
+    resolve: (change) => change,
+  }),
+}));

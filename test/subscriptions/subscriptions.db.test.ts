@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { type Subscription, subscribe } from '../support/event-stream.ts';
+import { createTestKey } from '../support/keys.ts';
+
+// Subscriptions over Server-Sent Events, end to end over HTTP, on SQLite and PostgreSQL (one process; across
+// processes with Redis: processes.test.ts).
+
+let app: TestApp;
+const open: Subscription[] = [];
+beforeAll(async () => {
+  app = await startTestApp({ env: { SUBSCRIPTION_HEARTBEAT_MS: '50' } });
+});
+afterAll(async () => {
+  await Promise.all(open.map((stream) => stream.close()));
+  await app.close();
+});
+
+async function watch(query: string, options: Parameters<typeof subscribe>[2] = {}) {
+  const stream = await subscribe(app.url, query, { key: app.apiKey, ...options });
+  open.push(stream);
+  return stream;
+}
+
+const INVENTORY = `subscription($petId: Int64) {
+  inventoryChanged(petId: $petId) { petId quantity status deleted version }
+}`;
+
+async function stocked(quantity: number) {
+  const pet = await app.createPet({ name: `Stocked ${randomUUID().slice(0, 8)}` });
+  await app.ok(
+    `mutation($id: Int64!, $q: Int!) { updateInventory(petId: $id, input: { quantity: $q }) { quantity } }`,
+    {
+      id: pet.id,
+      q: quantity,
+    },
+  );
+  return pet;
+}
+
+const versionOf = async (petId: number) =>
+  (await app.prisma.inventoryItem.findUniqueOrThrow({ where: { petId: BigInt(petId) } })).version;
+
+/** Makes the database refuse inserts into IdempotencyRecord until dropped: a keyed write then rolls back. */
+async function refuseIdempotencyRecords() {
+  if (app.database.target.provider === 'sqlite') {
+    await app.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_records BEFORE INSERT ON "IdempotencyRecord"
+       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
+    return { drop: () => app.prisma.$executeRawUnsafe('DROP TRIGGER refuse_records') };
+  }
+  const schema = app.database.target.schema;
+  await app.prisma.$executeRawUnsafe(
+    `CREATE FUNCTION "${schema}".refuse_records() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
+  );
+  await app.prisma.$executeRawUnsafe(
+    `CREATE TRIGGER refuse_records BEFORE INSERT ON "${schema}"."IdempotencyRecord"
+     FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse_records()`,
+  );
+  return { drop: () => app.prisma.$executeRawUnsafe(`DROP FUNCTION "${schema}".refuse_records() CASCADE`) };
+}
+
+describe('inventoryChanged', () => {
+  it("streams every committed change of a pet's stock in commit order, and none of a write that failed or rolled back", async () => {
+    const pet = await stocked(2);
+    const baseline = await versionOf(pet.id);
+    const stream = await watch(INVENTORY, { variables: { petId: pet.id } });
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
+    expect(stream.response.headers.get('x-ratelimit-remaining')).not.toBeNull();
+
+    const order = (quantity: number, headers: Record<string, string> = {}) =>
+      app.graphql(
+        `mutation($petId: Int64!, $q: Int) { placeOrder(input: { petId: $petId, quantity: $q }) { id } }`,
+        { petId: pet.id, q: quantity },
+        { headers },
+      );
+    const first = await order(1);
+    const second = await order(1);
+    // Out of stock: refused, nothing committed.
+    expect((await order(1)).body.errors?.[0]?.extensions?.code).toBe('OUT_OF_STOCK');
+    // A keyed write whose transaction rolls back (its record cannot be written): the order was placed in it,
+    // then undone.
+    const refusal = await refuseIdempotencyRecords();
+    try {
+      await app.ok(
+        `mutation($id: Int64!) { updateInventory(petId: $id, input: { quantity: 7 }) { quantity } }`,
+        {
+          id: pet.id,
+        },
+      );
+      const undone = await order(1, { 'idempotency-key': randomUUID() });
+      expect(undone.status).toBe(503);
+    } finally {
+      await refusal.drop();
+    }
+    const secondId = second.body.data.placeOrder.id;
+    await app.ok(`mutation($id: Int64!) { updateOrder(id: $id, input: { complete: true }) { id } }`, {
+      id: first.body.data.placeOrder.id,
+    });
+    await app.ok(`mutation($id: Int64!) { cancelOrder(id: $id) { id } }`, { id: secondId });
+    await app.ok(
+      `mutation($id: Int64!) { updateInventory(petId: $id, input: { quantity: 0 }) { quantity } }`,
+      {
+        id: pet.id,
+      },
+    );
+    await app.ok(`mutation($id: Int64!) { deletePet(id: $id) { id } }`, { id: pet.id });
+
+    const events = (await stream.nextCount(7)).map((e) => e.data.inventoryChanged);
+    expect(events.map(({ quantity, status, deleted }) => [quantity, status, deleted])).toEqual([
+      [1, 'available', false], // ordered 1
+      [0, 'pending', false], // ordered 1
+      [7, 'available', false], // stock set to 7 (the rolled-back order left no event)
+      [7, 'available', false], // first order completed
+      [8, 'available', false], // second order cancelled
+      [0, 'sold', false], // stock set to 0
+      [0, 'sold', true], // pet deleted
+    ]);
+    expect(events.map((e) => e.version)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => baseline + n));
+    expect(events.every((e) => e.petId === pet.id)).toBe(true);
+  });
+
+  it("without petId, streams every pet's changes, new pets included", async () => {
+    const stream = await watch(INVENTORY);
+    const pet = await app.createPet({ name: 'Newcomer' });
+    await app.ok(
+      `mutation($id: Int64!) { updateInventory(petId: $id, input: { quantity: 4 }) { quantity } }`,
+      {
+        id: pet.id,
+      },
+    );
+    const events = (await stream.nextCount(2)).map((e) => e.data.inventoryChanged);
+    expect(events).toEqual([
+      { petId: pet.id, quantity: 0, status: 'sold', deleted: false, version: 0 },
+      { petId: pet.id, quantity: 4, status: 'available', deleted: false, version: 1 },
+    ]);
+  });
+
+  it('runs from a GET URL too, as a client without GraphQL would open it', async () => {
+    const pet = await stocked(3);
+    const stream = await watch(`subscription { inventoryChanged(petId: ${pet.id}) { quantity } }`, {
+      method: 'GET',
+    });
+    expect(stream.response.status).toBe(200);
+    await app.ok(
+      `mutation($id: Int64!) { updateInventory(petId: $id, input: { quantity: 9 }) { quantity } }`,
+      {
+        id: pet.id,
+      },
+    );
+    expect((await stream.nextCount(1))[0]).toEqual({ data: { inventoryChanged: { quantity: 9 } } });
+  });
+
+  it('answers NOT_FOUND for a pet that does not exist, and ends the stream', async () => {
+    const stream = await watch(INVENTORY, { variables: { petId: 987654321 } });
+    await stream.ended;
+    const [answer] = stream.next();
+    expect(answer.errors[0]).toMatchObject({
+      message: 'Pet 987654321 does not exist',
+      extensions: { code: 'NOT_FOUND', status: 404 },
+    });
+    expect(stream.events.at(-1)?.event).toBe('complete');
+  });
+
+  it('sends a heartbeat comment at the configured interval', async () => {
+    const pet = await stocked(1);
+    const stream = await watch(INVENTORY, { variables: { petId: pet.id } });
+    await stream.until((events) => events.filter((e) => e.data === 'heartbeat').length >= 2);
+  });
+});
+
+describe('orderChanged', () => {
+  it('streams an order’s changes until it is cancelled', async () => {
+    const pet = await stocked(5);
+    const { placeOrder } = await app.ok(
+      `mutation($p: Int64!) { placeOrder(input: { petId: $p, quantity: 2 }) { id } }`,
+      {
+        p: pet.id,
+      },
+    );
+    const stream = await watch(
+      `subscription($id: Int64!) { orderChanged(id: $id) { id petId quantity shipDate complete cancelled version } }`,
+      { variables: { id: placeOrder.id } },
+    );
+    await app.ok(
+      `mutation($id: Int64!) { updateOrder(id: $id, input: { shipDate: "2027-01-02T03:04:05Z" }) { id } }`,
+      {
+        id: placeOrder.id,
+      },
+    );
+    await app.ok(`mutation($id: Int64!) { cancelOrder(id: $id) { id } }`, { id: placeOrder.id });
+    const events = (await stream.nextCount(2)).map((e) => e.data.orderChanged);
+    const order = { id: placeOrder.id, petId: pet.id, quantity: 2, complete: false };
+    expect(events).toEqual([
+      { ...order, shipDate: '2027-01-02T03:04:05.000Z', cancelled: false, version: 1 },
+      { ...order, shipDate: '2027-01-02T03:04:05.000Z', cancelled: true, version: 2 },
+    ]);
+  });
+
+  it('lets a key watch only the orders it may read, as the order query does', async () => {
+    const pet = await stocked(5);
+    const ordersOnly = await createTestKey(app.prisma, 'business', undefined, ['read', 'orders']);
+    const placed = await app.graphql(
+      `mutation($p: Int64!) { placeOrder(input: { petId: $p }) { id } }`,
+      { p: pet.id },
+      {
+        key: ordersOnly,
+      },
+    );
+    const id = placed.body.data.placeOrder.id;
+    const query = `subscription($id: Int64!) { orderChanged(id: $id) { id version } }`;
+    // Another non-admin key, and a caller without a key: as if the order did not exist.
+    const other = await createTestKey(app.prisma, 'business', undefined, ['read', 'orders']);
+    for (const key of [other, undefined]) {
+      const stream = await subscribe(app.url, query, { variables: { id }, key });
+      open.push(stream);
+      await stream.ended;
+      expect(stream.next()[0].errors[0].extensions.code).toBe('NOT_FOUND');
+    }
+    // Its own key, and an admin key (the app's), watch it.
+    const own = await watch(query, { variables: { id }, key: ordersOnly });
+    const admin = await watch(query, { variables: { id } });
+    await app.ok(`mutation($id: Int64!) { updateOrder(id: $id, input: { complete: true }) { id } }`, { id });
+    for (const stream of [own, admin]) {
+      expect((await stream.nextCount(1))[0].data.orderChanged).toEqual({ id, version: 1 });
+    }
+  });
+});
+
+describe('open subscriptions per caller', () => {
+  it('are capped by plan: past the cap, 429 TOO_MANY_SUBSCRIPTIONS with the rate-limit headers, the request not counted', async () => {
+    const free = await createTestKey(app.prisma, 'free');
+    const pet = await stocked(1);
+    const query = `subscription { inventoryChanged(petId: ${pet.id}) { quantity } }`;
+    const first = await watch(query, { key: free });
+    const second = await watch(query, { key: free });
+    expect([first.response.status, second.response.status]).toEqual([200, 200]);
+    const remaining = Number(second.response.headers.get('x-ratelimit-remaining'));
+
+    const third = await watch(query, { key: free });
+    expect(third.response.status).toBe(429);
+    expect(Number(third.response.headers.get('x-ratelimit-remaining'))).toBe(remaining);
+    expect(third.response.headers.get('x-ratelimit-limit')).toBe('60');
+    await third.ended;
+    expect(third.next()[0].errors[0]).toMatchObject({
+      extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', status: 429 },
+    });
+    // Another key's subscriptions are its own.
+    expect((await watch(query)).response.status).toBe(200);
+
+    // A client that leaves frees its place.
+    await first.close();
+    const again = await subscribeWhenFree(query, free);
+    expect(again.response.status).toBe(200);
+  });
+});
+
+/** Opens a subscription once the server has noticed that an earlier one's client left (a lease is let go). */
+async function subscribeWhenFree(query: string, key: string): Promise<Subscription> {
+  for (let attempt = 0; ; attempt++) {
+    const stream = await watch(query, { key });
+    if (stream.response.status === 200 || attempt === 20) return stream;
+    await stream.ended;
+  }
+}
