@@ -114,6 +114,8 @@ export async function createPipeline({
       if (await answerOps(req, res)) return;
       await api(req, res);
     } catch (error) {
+      // Already answered: cut off at shutdown (http/listener.ts), its own answer came too late.
+      if (res.writableEnded) return logger.debug({ err: error }, 'answer after the cut-off dropped');
       logger.error({ err: error }, 'request failed outside the API layers');
       if (!res.headersSent) sendError(res, new ApiError('INTERNAL', 'Unexpected error.'));
       else res.destroy();
