@@ -93,7 +93,7 @@ async function cutOffUnfinished(unfinished: Set<ServerResponse>): Promise<void> 
   for (const res of unfinished) {
     if (res.headersSent) continue;
     sent.push(new Promise((resolve) => res.once('close', resolve)));
-    sendError(res, stopped, { connection: 'close', 'retry-after': '1' });
+    sendError(res, stopped, { connection: 'close' });
   }
   await Promise.race([Promise.all(sent), sleep(CUT_OFF_ANSWER_MS)]);
 }

@@ -7,7 +7,7 @@ import { serve } from './serve.ts';
 import { CLOSING_MS, stopOnSignals } from './signals.ts';
 
 export async function runWorker(config: Config, logger: Logger): Promise<void> {
-  const db = await openDatabase(config.database.url);
+  const db = await openDatabase(config.database.url, { timeouts: config.databaseTimeouts });
   const gateway = await serve(config, db, logger);
   logger.info({ url: gateway.url }, 'worker listening');
   // The primary signals each worker to drain, and Ctrl-C (or a service manager stopping the whole process

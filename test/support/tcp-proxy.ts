@@ -54,6 +54,13 @@ export async function startTcpProxy(target: { host: string; port: number }) {
         upstream.resume();
       }
     },
+    /** Closes every connection open now (a database restarted, a network cut); new ones are forwarded. */
+    dropConnections() {
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+    },
     /** Closes every connection and stops listening. */
     close: () =>
       new Promise<void>((resolve) => {
