@@ -65,7 +65,11 @@ export function createOpsRoutes(
     },
     ...routes,
   };
+  return answerRoutes(table);
+}
 
+/** Answers the requests for a path of `table` (GET and HEAD; 405 otherwise); false for any other path. */
+export function answerRoutes(table: Record<string, OpsRoute>) {
   return async function handleOps(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const path = req.url?.split('?')[0] ?? '';
     const route = Object.hasOwn(table, path) ? table[path] : undefined;

@@ -27,7 +27,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   const { applied, db } = await prepareDatabase(config, logger);
   await db.close();
   if (!config.rateLimit.redisUrl) serveCounterStore(openMemoryCounterStore());
-  serveClusterMetrics();
+  serveClusterMetrics(config.metricsReuseMs);
 
   const forkedAt = new Map<Worker, number>();
   const fork = () => forkedAt.set(cluster.fork(gatewayWorkerEnv), Date.now());
@@ -64,7 +64,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
 
   const listening = new Set<Worker>();
   cluster.on('listening', (worker, address) => {
-    if (listening.size === config.workers) return;
+    // A worker listens on PORT first, then on METRICS_PORT when set: only its first event names the API's port.
+    if (listening.size === config.workers || listening.has(worker)) return;
     listening.add(worker);
     if (listening.size === config.workers)
       announce(logger, config, httpUrl(config.host, address.port), applied);

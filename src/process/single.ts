@@ -9,7 +9,7 @@ import { CLOSING_MS, stopOnSignals } from './signals.ts';
 export async function runSingle(config: Config, logger: Logger): Promise<void> {
   const { applied, db } = await prepareDatabase(config, logger);
   const gateway = await serve(config, db, logger);
-  announce(logger, config, gateway.url, applied);
+  announce(logger, config, gateway.url, applied, gateway.metricsUrl);
   stopOnSignals(logger, gateway.stop, {
     deadlineMs: config.shutdownDelayMs + config.shutdownTimeoutMs + CLOSING_MS,
   });

@@ -9,7 +9,7 @@ import { CLOSING_MS, stopOnSignals } from './signals.ts';
 export async function runWorker(config: Config, logger: Logger): Promise<void> {
   const db = await openDatabase(config.database.url, { timeouts: config.databaseTimeouts });
   const gateway = await serve(config, db, logger);
-  logger.info({ url: gateway.url }, 'worker listening');
+  logger.info({ url: gateway.url, metricsUrl: gateway.metricsUrl }, 'worker listening');
   // The primary signals each worker to drain, and Ctrl-C (or a service manager stopping the whole process
   // group) signals the workers too: signals after the first change nothing here. A second signal to the
   // primary ends it at once, and the workers with it (node:cluster exits a worker that loses its primary).
