@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmptyTestDatabase, type EmptyTestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
@@ -14,9 +14,9 @@ interface Answer {
   body: string;
 }
 
-function get(url: string, path: string) {
+function get(url: string, path: string, agent: Agent | false = false) {
   return new Promise<Answer>((done, fail) => {
-    const req = request(`${url}${path}`, { agent: false }, (res) => {
+    const req = request(`${url}${path}`, { agent }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (chunk) => {
         body += chunk;
@@ -28,9 +28,15 @@ function get(url: string, path: string) {
   });
 }
 
-/** Logs enough request lines to fill the pipe's buffer (64 KiB) several times over. */
+/** Logs enough request lines (about 250 bytes each) to fill the pipe's buffer (some 200 KiB) over. */
 async function logPlenty(url: string) {
-  for (let i = 0; i < 800; i++) await get(url, '/healthz');
+  const agent = new Agent({ keepAlive: true, maxSockets: 10 });
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      for (let i = 0; i < 100; i++) await get(url, '/healthz', agent);
+    }),
+  );
+  agent.destroy();
 }
 
 /** Milliseconds from SIGTERM to the process's exit, or Infinity past the bound (with a margin to see it). */
@@ -42,7 +48,8 @@ async function stopTime(gateway: GatewayProcess): Promise<number> {
   return outcome === 'hung' ? Number.POSITIVE_INFINITY : Date.now() - signalled;
 }
 
-describe('SIGTERM stops the gateway whatever it waits for', () => {
+// Each test starts a gateway (15 s and more on a loaded machine) before it measures anything.
+describe('SIGTERM stops the gateway whatever it waits for', { timeout: 90_000 }, () => {
   let gateway: GatewayProcess | undefined;
   let proxy: TcpProxy | undefined;
   let database: EmptyTestDatabase | undefined;
