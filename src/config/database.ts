@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from './database-url.ts';
-import { trueOrFalse } from './values.ts';
+import { trueOrFalse, wholeNumber } from './values.ts';
 
-/** Which database, and whether an empty one gets the demo catalogue. */
+/** How long one database call may take before it is answered 503 UNAVAILABLE (docs/database.md). */
+export interface DatabaseTimeouts {
+  /** A statement (PostgreSQL), or a wait for SQLite's write lock. */
+  statementMs: number;
+  /** Getting a PostgreSQL connection: from the pool, or a new one. */
+  connectMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { statementMs: 5000, connectMs: 5000 };
+
+const milliseconds = wholeNumber({ min: 1, unit: 'milliseconds' });
+
+/** Which database, how long a call to it may take, and whether an empty one gets the demo catalogue. */
 export const databasePart = z
   .object({
     DATABASE_URL: z
@@ -16,6 +28,15 @@ export const databasePart = z
           return z.NEVER;
         }
       }),
+    DATABASE_STATEMENT_TIMEOUT_MS: milliseconds.default(DEFAULT_DATABASE_TIMEOUTS.statementMs),
+    DATABASE_CONNECT_TIMEOUT_MS: milliseconds.default(DEFAULT_DATABASE_TIMEOUTS.connectMs),
     SEED_DEMO_DATA: trueOrFalse.default(true),
   })
-  .transform((env) => ({ database: env.DATABASE_URL, seedDemoData: env.SEED_DEMO_DATA }));
+  .transform((env) => ({
+    database: env.DATABASE_URL,
+    databaseTimeouts: {
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+    } satisfies DatabaseTimeouts,
+    seedDemoData: env.SEED_DEMO_DATA,
+  }));

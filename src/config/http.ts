@@ -28,8 +28,8 @@ const corsOrigins = z
   );
 
 /**
- * Where the gateway listens, how long a client may take, the custom domains it answers for, and which other
- * origins' pages may call it.
+ * Where the gateway listens (and /metrics), how long a client may take, the custom domains it answers for, and
+ * which other origins' pages may call it.
  */
 export const httpPart = z
   .object({
@@ -40,11 +40,20 @@ export const httpPart = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds.default(5_000),
     DOMAINS_CONFIG: z.string().optional(),
     CORS_ORIGINS: corsOrigins,
+    METRICS_PORT: wholeNumber({ min: 0, max: 65535 }).optional(),
+    METRICS_REUSE_MS: wholeNumber({ min: 0, unit: 'milliseconds' }).default(1000),
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
     message: 'must not be more than HTTP_REQUEST_TIMEOUT_MS',
   })
+  .refine(
+    (env) => env.METRICS_PORT === undefined || env.METRICS_PORT === 0 || env.METRICS_PORT !== env.PORT,
+    {
+      path: ['METRICS_PORT'],
+      message: 'must differ from PORT (unset: /metrics is served on PORT)',
+    },
+  )
   .transform((env) => ({
     host: env.HOST,
     port: env.PORT,
@@ -56,4 +65,8 @@ export const httpPart = z
     domainsFile: env.DOMAINS_CONFIG || undefined,
     /** Origins whose pages may call the API from a browser; `*` for any. Empty: same origin only. */
     corsOrigins: env.CORS_ORIGINS,
+    /** A listener of its own for /metrics, so that scrapes cannot crowd out the API (unset: on `port`). */
+    metricsPort: env.METRICS_PORT,
+    /** Scrapes within this long of the last gathering of the metrics get its result. */
+    metricsReuseMs: env.METRICS_REUSE_MS,
   }));

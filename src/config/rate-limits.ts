@@ -19,6 +19,12 @@ export interface RateLimitConfig {
   redisKeyPrefix: string;
   /** With Redis unreachable: `open` counts in-process per gateway, `closed` refuses with 503. */
   onRedisFailure: 'open' | 'closed';
+  /** Past this, a Redis command counts as failed (a stalled Redis must not stall requests). */
+  redisCommandTimeoutMs: number;
+  /** Redis commands failed in a row after which Redis counts as unreachable, without waiting on it. */
+  redisBreakerFailures: number;
+  /** How long Redis then counts as unreachable before one command tries it again. */
+  redisBreakerOpenMs: number;
   keyCacheTtlMs: number;
   keyCacheSize: number;
   /** Per-field limits inside GraphQL, per caller per minute window, by field name. */
@@ -89,6 +95,9 @@ export const rateLimitPart = z.preprocess(
       RATE_LIMIT_BAN_AFTER: count.default(30),
       RATE_LIMIT_BAN_SECONDS: count.default(600),
       RATE_LIMIT_ON_REDIS_FAILURE: z.enum(['open', 'closed']).default('open'),
+      REDIS_COMMAND_TIMEOUT_MS: wholeNumber({ min: 1, unit: 'milliseconds' }).default(500),
+      REDIS_BREAKER_FAILURES: count.default(3),
+      REDIS_BREAKER_OPEN_MS: wholeNumber({ min: 1, unit: 'milliseconds' }).default(5000),
       PLACE_ORDER_PER_MINUTE: count.default(10),
       RATE_LIMIT_INTROSPECTION_PER_MINUTE: count.default(30),
       TRUST_PROXY: wholeNumber({ min: 0 }).default(0),
@@ -121,6 +130,9 @@ export const rateLimitPart = z.preprocess(
         redisUrl: env.REDIS_URL,
         redisKeyPrefix: env.RATE_LIMIT_REDIS_PREFIX,
         onRedisFailure: env.RATE_LIMIT_ON_REDIS_FAILURE,
+        redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+        redisBreakerFailures: env.REDIS_BREAKER_FAILURES,
+        redisBreakerOpenMs: env.REDIS_BREAKER_OPEN_MS,
         keyCacheTtlMs: env.API_KEY_CACHE_TTL_MS,
         keyCacheSize: env.API_KEY_CACHE_SIZE,
         fieldLimits: { placeOrder: env.PLACE_ORDER_PER_MINUTE },

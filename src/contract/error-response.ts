@@ -7,10 +7,21 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export type ResponseHeaders = Record<string, string>;
 
+/**
+ * Seconds a client should wait before retrying a request answered UNAVAILABLE (503): the database or Redis
+ * did not answer in time, or the gateway is stopping. Short: a retry may well reach another instance.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+/** The headers an error answer carries besides the caller's: Retry-After for UNAVAILABLE. */
+const errorHeaders = (error: ApiError): ResponseHeaders =>
+  error.code === 'UNAVAILABLE' ? { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
+
 /** Answers a node:http request with the Error object and `headers`. */
 export function sendError(res: ServerResponse, error: ApiError, headers: ResponseHeaders = {}): void {
   const body = JSON.stringify(error.toBody());
   res.writeHead(error.status, {
+    ...errorHeaders(error),
     ...headers,
     'content-type': JSON_CONTENT_TYPE,
     'content-length': Buffer.byteLength(body),
@@ -25,7 +36,7 @@ export function sendError(res: ServerResponse, error: ApiError, headers: Respons
 export function errorResponse(error: ApiError, headers: ResponseHeaders = {}): Response {
   return new Response(JSON.stringify(error.toBody()), {
     status: error.status,
-    headers: { ...headers, 'Content-Type': JSON_CONTENT_TYPE },
+    headers: { ...errorHeaders(error), ...headers, 'Content-Type': JSON_CONTENT_TYPE },
   });
 }
 

@@ -1,6 +1,7 @@
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { type DatabaseTimeouts, DEFAULT_DATABASE_TIMEOUTS } from '../config/database.ts';
 import { type DatabaseTarget, parseDatabaseUrl } from '../config/database-url.ts';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
@@ -31,18 +32,23 @@ export type PoolCounts = Pick<pg.Pool, 'totalCount' | 'idleCount' | 'waitingCoun
 export interface DatabaseOptions {
   /** Called with each SQL statement as it is handed to the database driver (tests count them). */
   onQuery?: (sql: string) => void;
+  timeouts?: DatabaseTimeouts;
 }
+
+// PostgreSQL ends a statement past the statement timeout itself; the client gives up this much later, when
+// the server did not even answer that (stalled, or the network silently dropping packets).
+const SERVER_SILENT_MARGIN_MS = 1000;
 
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   const target = parseDatabaseUrl(url);
-  const { onQuery } = options;
+  const { onQuery, timeouts = DEFAULT_DATABASE_TIMEOUTS } = options;
   // Around the SQLite patch, not under it: a statement is reported when issued, even while the patch holds it back.
   const observed = <Factory extends PrismaBetterSqlite3 | PrismaPg>(factory: Factory) =>
     onQuery ? observeStatements(factory, onQuery) : factory;
 
   if (target.provider === 'sqlite') {
     const adapter = withSerializedTransactions(new PrismaBetterSqlite3({ url: `file:${target.file}` }));
-    const prisma = await openSqlite(observed(adapter));
+    const prisma = await openSqlite(observed(adapter), timeouts);
     const watcher = watchStoreVersion(target.file);
     return opened(prisma, target, {
       storeVersion: watcher.storeVersion,
@@ -50,7 +56,15 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     });
   }
   // The pool is made here rather than by the adapter so that /metrics can read its counts.
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: target.poolSize });
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: target.poolSize,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    query_timeout: timeouts.statementMs + SERVER_SILENT_MARGIN_MS,
+  });
+  // A connection that failed (reset, or stalled past a timeout) must not end the process: the pool drops it.
+  pool.on('error', () => {});
   const adapter = new PrismaPg(pool, {
     disposeExternalPool: true,
     ...(target.schema && { schema: target.schema }),
@@ -59,12 +73,13 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
   return opened(prisma, target, { pool });
 }
 
-async function openSqlite(adapter: PrismaBetterSqlite3): Promise<Db> {
+async function openSqlite(adapter: PrismaBetterSqlite3, timeouts: DatabaseTimeouts): Promise<Db> {
   const prisma = new SqliteClient({ adapter });
   // WAL lets readers run beside the writer; NORMAL is durable across process crashes in WAL mode.
   await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
   await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
-  await prisma.$executeRawUnsafe('PRAGMA busy_timeout = 5000');
+  // How long a write waits for another process's write lock before it fails (SQLITE_BUSY: UNAVAILABLE).
+  await prisma.$executeRawUnsafe(`PRAGMA busy_timeout = ${timeouts.statementMs}`);
   await prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
   return prisma;
 }

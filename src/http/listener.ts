@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorResponseBytes } from '../contract/error-response.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorResponseBytes, sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 
 export interface HttpTimeouts {
@@ -16,8 +17,8 @@ export interface HttpTimeouts {
 /**
  * The node:http listener: hands every request to `handle` (the pipeline). `drain` has every response from then on
  * ask for its connection to be closed (`Connection: close`), while the server still accepts. `close` drains,
- * stops accepting, lets requests in flight finish, and after `graceMs` closes the connections still open; it
- * resolves with how many responses were still unfinished then.
+ * stops accepting, lets requests in flight finish, and after `graceMs` answers those still unanswered 503
+ * UNAVAILABLE and closes every connection; it resolves with how many responses were still unfinished then.
  */
 export async function listen(
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
@@ -67,7 +68,7 @@ export async function listen(
         const timer = Number.isFinite(graceMs)
           ? setTimeout(() => {
               cutOff = unfinished.size;
-              server.closeAllConnections();
+              void cutOffUnfinished(unfinished).then(() => server.closeAllConnections());
             }, graceMs)
           : undefined;
         server.close(() => {
@@ -82,6 +83,24 @@ export async function listen(
         }
       }),
   };
+}
+
+// How long the answers written at the cut-off may take to leave before their connections are closed.
+const CUT_OFF_ANSWER_MS = 1000;
+
+/**
+ * A request still running at the cut-off is answered UNAVAILABLE, which a client may retry elsewhere, rather
+ * than reset (the pipeline drops its handler's own answer, if one comes). Resolves once those answers are sent.
+ */
+async function cutOffUnfinished(unfinished: Set<ServerResponse>): Promise<void> {
+  const stopped = new ApiError('UNAVAILABLE', 'The gateway is shutting down; retry the request');
+  const sent: Promise<unknown>[] = [];
+  for (const res of unfinished) {
+    if (res.headersSent) continue;
+    sent.push(new Promise((resolve) => res.once('close', resolve)));
+    sendError(res, stopped, { connection: 'close' });
+  }
+  await Promise.race([Promise.all(sent), sleep(CUT_OFF_ANSWER_MS)]);
 }
 
 export function httpUrl(host: string, port: number): string {

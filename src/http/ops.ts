@@ -18,6 +18,12 @@ export interface ReadinessCheck {
 export type OpsRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /**
+ * A readiness check that has not answered by then counts as failed: a balancer's health check must get its
+ * answer (in about 2 s at most) while a dependency stalls.
+ */
+export const READINESS_CHECK_TIMEOUT_MS = 1500;
+
+/**
  * Operational endpoints, answered before the API layers (not rate-limited): /healthz says the process is up,
  * /readyz that every dependency answers and the process is not `draining`; `routes` adds more by exact path
  * (/metrics, /docs).
@@ -27,6 +33,7 @@ export function createOpsRoutes(
   routes: Record<string, OpsRoute>,
   logger: Logger,
   draining: () => boolean,
+  checkTimeoutMs = READINESS_CHECK_TIMEOUT_MS,
 ) {
   const table: Record<string, OpsRoute> = {
     '/healthz': (_req, res) => sendJson(res, 200, { status: 'ok' }),
@@ -36,7 +43,11 @@ export function createOpsRoutes(
       const results = await Promise.all(
         checks.map(async ({ name, check }) => {
           try {
-            const degraded = await check();
+            const degraded = await withinTime(check(), checkTimeoutMs);
+            if (degraded === TIMED_OUT) {
+              logger.warn({ check: name }, `readiness check gave no answer within ${checkTimeoutMs} ms`);
+              return { name, ready: false, state: 'timed out' };
+            }
             return { name, ready: true, state: degraded ? `degraded: ${degraded}` : 'ok' };
           } catch (error) {
             // The detail (host names, driver messages) goes to the log, not to a public endpoint.
@@ -54,7 +65,11 @@ export function createOpsRoutes(
     },
     ...routes,
   };
+  return answerRoutes(table);
+}
 
+/** Answers the requests for a path of `table` (GET and HEAD; 405 otherwise); false for any other path. */
+export function answerRoutes(table: Record<string, OpsRoute>) {
   return async function handleOps(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const path = req.url?.split('?')[0] ?? '';
     const route = Object.hasOwn(table, path) ? table[path] : undefined;
@@ -91,6 +106,16 @@ export const rateLimitStoreCheck = (counters: CounterStore): ReadinessCheck => (
     return 'Redis is unreachable; each process enforces its own in-memory limits until it is back';
   },
 });
+
+const TIMED_OUT = Symbol('timed out');
+
+function withinTime<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(resolve, ms, TIMED_OUT);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });

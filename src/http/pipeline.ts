@@ -23,7 +23,7 @@ import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { createCors } from './cors.ts';
-import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './ops.ts';
+import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
 
 /**
@@ -32,7 +32,8 @@ import { createTargetCheck } from './request-target.ts';
  *   2. request target: 400 for a target or Host nothing after it could build a URL from (counted, rate-limited);
  *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
  *   4. CORS: the headers for an allowed origin on every response; preflights answered here, uncounted;
- *   5. ops: /healthz, /readyz, /metrics, /openapi.json and /docs, answered without a rate limit;
+ *   5. ops: /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs, answered without a
+ *      rate limit;
  *   6. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
@@ -48,7 +49,7 @@ export async function createPipeline({
   /** The clock of what expires (idempotency records); tests set it. */
   now?: () => number;
 }) {
-  const metrics = createMetrics(db);
+  const metrics = createMetrics(db, { reuseMs: config.metricsReuseMs, now });
   const observe = createRequestObserver({ logger, metrics });
 
   const counters = await openCounterStore(config.rateLimit, logger);
@@ -66,13 +67,15 @@ export async function createPipeline({
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsById }));
   let draining = false;
+  const metricsRoute: Record<string, OpsRoute> = { '/metrics': (_req, res) => metrics.respond(res) };
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
       '/openapi.json': (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApiDocument);
       },
-      '/metrics': (_req, res) => metrics.respond(res),
+      // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
+      ...(config.metricsPort === undefined && metricsRoute),
       ...createReferencePageRoutes(),
     },
     logger,
@@ -120,10 +123,20 @@ export async function createPipeline({
       if (await answerOps(req, res)) return;
       await api(req, res);
     } catch (error) {
+      // Already answered: cut off at shutdown (http/listener.ts), its own answer came too late.
+      if (res.writableEnded) return logger.debug({ err: error }, 'answer after the cut-off dropped');
       logger.error({ err: error }, 'request failed outside the API layers');
       if (!res.headersSent) sendError(res, new ApiError('INTERNAL', 'Unexpected error.'));
       else res.destroy();
     }
+  }
+
+  const answerMetrics = answerRoutes(metricsRoute);
+  /** The listener on METRICS_PORT: /metrics, observed like any request, and 404 for every other path. */
+  async function handleMetricsPort(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    observe(req, res);
+    if (await answerMetrics(req, res)) return;
+    sendError(res, new ApiError('NOT_FOUND', 'This port serves GET /metrics only'));
   }
 
   /** Releases what the pipeline opened (the database is the caller's). */
@@ -144,7 +157,7 @@ export async function createPipeline({
     draining = true;
   }
 
-  return { handle, drain, endSubscriptions, close };
+  return { handle, handleMetricsPort, drain, endSubscriptions, close };
 }
 
 export type Pipeline = Awaited<ReturnType<typeof createPipeline>>;

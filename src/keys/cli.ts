@@ -11,7 +11,7 @@ try {
   const command = parseApiKeyCommand(process.argv.slice(2));
   const { store, limits } = readConfig({ store: databasePart, limits: rateLimitPart });
   await migrate(store.database);
-  const db = await openDatabase(store.database.url);
+  const db = await openDatabase(store.database.url, { timeouts: store.databaseTimeouts });
   try {
     for (const line of await runApiKeyCommand(command, db.prisma, limits.plans)) console.log(line);
   } finally {

@@ -3,6 +3,7 @@
 // and gauges summed, unless a metric's `aggregator` says otherwise) and answers with the text.
 import { AggregatorRegistry, type PrometheusContentType, type Registry } from 'prom-client';
 import { answerWorkers, askPrimary } from '../cluster/ipc.ts';
+import { reuseFor } from './reuse-for.ts';
 
 const CHANNEL = 'petstore:metrics';
 // Longer than prom-client's own 5 s wait for the workers' registries, so that its error is the one reported.
@@ -17,8 +18,12 @@ export function joinClusterMetrics(): { registry: Registry; gatewayMetrics: () =
   return { registry, gatewayMetrics: () => ask(null) };
 }
 
-/** In the primary: answers the workers' requests for the whole gateway's metrics. */
-export function serveClusterMetrics(): void {
+/**
+ * In the primary: answers the workers' requests for the whole gateway's metrics; requests within `reuseMs` of
+ * the last gathering (from any worker) get its result, so that scrapes spread over the workers gather once.
+ */
+export function serveClusterMetrics(reuseMs: number): void {
   const aggregator = new AggregatorRegistry();
-  answerWorkers(CHANNEL, () => aggregator.clusterMetrics());
+  const gather = reuseFor(reuseMs, () => aggregator.clusterMetrics());
+  answerWorkers(CHANNEL, gather);
 }

@@ -5,20 +5,42 @@ import { isGatewayWorker } from '../cluster/role.ts';
 import type { Database } from '../db/client.ts';
 import { joinClusterMetrics } from './cluster-metrics.ts';
 import type { RequestContext } from './request-context.ts';
+import { reuseFor } from './reuse-for.ts';
 
 // GraphQL operation names are chosen by clients: past this many distinct names, new ones are counted
 // under "other" so that a client cannot grow the metrics without bound.
 const MAX_OPERATION_NAMES = 200;
+
+export interface MetricsOptions {
+  /** Scrapes within this many milliseconds of the last gathering get its result (0: every scrape gathers). */
+  reuseMs?: number;
+  /** The clock of that reuse (tests move it instead of waiting). */
+  now?: () => number;
+}
 
 /**
  * The gateway's Prometheus metrics, in a registry of its own: Node's process metrics, requests and their
  * latency by API, operation and status, rate-limit refusals, and the database's connections. In a worker
  * (WORKERS > 1) they are answered for all workers together.
  */
-export function createMetrics(db: Database) {
+export function createMetrics(db: Database, { reuseMs = 0, now = Date.now }: MetricsOptions = {}) {
   const { registry, gatewayMetrics } = isGatewayWorker() ? joinClusterMetrics() : ownMetrics();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  const gatherings = new Counter({
+    name: 'petstore_metrics_gatherings_total',
+    help: 'Times /metrics gathered the metrics afresh; other scrapes got the last result (METRICS_REUSE_MS)',
+    registers,
+  });
+  // Gathering costs milliseconds of CPU (over every worker with WORKERS > 1): many scrapes must not starve the API.
+  const gather = reuseFor(
+    reuseMs,
+    () => {
+      gatherings.inc();
+      return gatewayMetrics();
+    },
+    now,
+  );
 
   const labelNames = ['api', 'operation', 'status'] as const;
   const requests = new Counter({
@@ -61,7 +83,7 @@ export function createMetrics(db: Database) {
 
     /** Answers GET /metrics in the Prometheus text format. */
     async respond(res: ServerResponse) {
-      const body = await gatewayMetrics();
+      const body = await gather();
       res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
       res.end(body);
     },

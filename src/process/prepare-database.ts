@@ -7,7 +7,7 @@ import { seedDemoCatalogue } from '../store/demo-catalogue.ts';
 /** Applies pending migrations and, on an empty store, the demo catalogue; answers the open database. */
 export async function prepareDatabase(config: Config, logger: Logger) {
   const { applied } = await migrate(config.database);
-  const db = await openDatabase(config.database.url);
+  const db = await openDatabase(config.database.url, { timeouts: config.databaseTimeouts });
   if (config.seedDemoData && (await seedDemoCatalogue(db))) logger.info('seeded the demo catalogue');
   return { applied, db };
 }

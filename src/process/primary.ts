@@ -12,15 +12,17 @@ import { serveCounterStore } from '../ratelimit/counters/cluster.ts';
 import { openMemoryCounterStore } from '../ratelimit/counters/memory.ts';
 import { announce } from './announce.ts';
 import { prepareDatabase } from './prepare-database.ts';
-import { stopOnSignals } from './signals.ts';
+import { CLOSING_MS, stopOnSignals } from './signals.ts';
 
 // A worker that dies this soon after it was forked failed to start. So many failed starts in a row are a
 // fault that more workers will not cure (the port is taken, the database unreachable): the primary gives up.
 const FAILED_START_MS = 10_000;
 const FAILED_STARTS_BEFORE_GIVING_UP = 3;
-// Past SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS a draining worker still closes Redis and the database; after
-// this much more, it is killed.
-const CLOSING_MS = 5_000;
+// Past SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS a draining worker has CLOSING_MS to close Redis and the
+// database, and exits then whatever it waits for; a worker still running this much later is killed, and the
+// primary exits by the second margin. Both stay under the 5 s that docs/deploy.md promises.
+const KILL_AFTER_MS = CLOSING_MS + 500;
+const EXIT_AFTER_MS = CLOSING_MS + 1500;
 
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   const { applied, db } = await prepareDatabase(config, logger);
@@ -29,7 +31,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     serveCounterStore(openMemoryCounterStore());
     relayChanges();
   }
-  serveClusterMetrics();
+  serveClusterMetrics(config.metricsReuseMs);
 
   const forkedAt = new Map<Worker, number>();
   const fork = () => forkedAt.set(cluster.fork(gatewayWorkerEnv), Date.now());
@@ -46,15 +48,17 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     const drainingMs = config.shutdownDelayMs + config.shutdownTimeoutMs;
     const killer = setTimeout(() => {
       logger.error(
-        `workers still running ${CLOSING_MS} ms after their drain (${drainingMs} ms): killing them`,
+        `workers still running ${KILL_AFTER_MS} ms after their drain (${drainingMs} ms): killing them`,
       );
       process.exitCode = 1;
       for (const worker of forkedAt.keys()) worker.process.kill('SIGKILL');
-    }, drainingMs + CLOSING_MS);
+    }, drainingMs + KILL_AFTER_MS);
     await exited;
     clearTimeout(killer);
   };
-  const begin = stopOnSignals(logger, stop);
+  const begin = stopOnSignals(logger, stop, {
+    deadlineMs: config.shutdownDelayMs + config.shutdownTimeoutMs + EXIT_AFTER_MS,
+  });
   if (config.domainsFile) {
     // Each worker reloads DOMAINS_CONFIG on SIGHUP (domains/registry.ts); an operator signals the primary.
     process.on('SIGHUP', () => {
@@ -64,7 +68,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
 
   const listening = new Set<Worker>();
   cluster.on('listening', (worker, address) => {
-    if (listening.size === config.workers) return;
+    // A worker listens on PORT first, then on METRICS_PORT when set: only its first event names the API's port.
+    if (listening.size === config.workers || listening.has(worker)) return;
     listening.add(worker);
     if (listening.size === config.workers)
       announce(logger, config, httpUrl(config.host, address.port), applied);

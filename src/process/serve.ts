@@ -14,13 +14,19 @@ import type { Logger } from '../observability/logger.ts';
 export async function serve(config: Config, db: Database, logger: Logger) {
   const pipeline = await createPipeline({ config, db, logger });
   const listener = await listen(pipeline.handle, config.host, config.port, config.http);
+  const metricsListener =
+    config.metricsPort === undefined
+      ? undefined
+      : await listen(pipeline.handleMetricsPort, config.host, config.metricsPort, config.http);
   return {
     url: listener.url,
+    metricsUrl: metricsListener?.url,
     stop: async () => {
       // A load balancer sees the 503 at its next health checks and stops sending; until then this process
       // must still serve what it is sent, and close no idle connection that the balancer may be reusing.
       pipeline.drain();
       listener.drain();
+      metricsListener?.drain();
       if (config.shutdownDelayMs > 0) {
         logger.info(`draining: /readyz answers 503; serving for SHUTDOWN_DELAY_MS=${config.shutdownDelayMs}`);
         await sleep(config.shutdownDelayMs);
@@ -28,7 +34,10 @@ export async function serve(config: Config, db: Database, logger: Logger) {
       // An open subscription stream is a response that never finishes by itself: it completes now, and its
       // client reconnects elsewhere.
       pipeline.endSubscriptions();
-      const cutOff = await listener.close(config.shutdownTimeoutMs);
+      const [cutOff] = await Promise.all([
+        listener.close(config.shutdownTimeoutMs),
+        metricsListener?.close(config.shutdownTimeoutMs),
+      ]);
       if (cutOff > 0) {
         logger.warn(
           { cutOff },

@@ -3,12 +3,14 @@ import type { Logger } from '../observability/logger.ts';
 import { announce } from './announce.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { serve } from './serve.ts';
-import { stopOnSignals } from './signals.ts';
+import { CLOSING_MS, stopOnSignals } from './signals.ts';
 
 /** WORKERS=1 (the default): one process migrates, seeds a first run, and serves until SIGTERM or SIGINT. */
 export async function runSingle(config: Config, logger: Logger): Promise<void> {
   const { applied, db } = await prepareDatabase(config, logger);
   const gateway = await serve(config, db, logger);
-  announce(logger, config, gateway.url, applied);
-  stopOnSignals(logger, gateway.stop);
+  announce(logger, config, gateway.url, applied, gateway.metricsUrl);
+  stopOnSignals(logger, gateway.stop, {
+    deadlineMs: config.shutdownDelayMs + config.shutdownTimeoutMs + CLOSING_MS,
+  });
 }

@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { RateLimitConfig } from '../config/rate-limits.ts';
 import type { Caller, Quota } from '../contract/caller.ts';
 import { isGraphQLPath, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
-import { errorResponse } from '../contract/error-response.ts';
+import { errorResponse, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { graphqlError } from '../contract/graphql-error.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
@@ -184,6 +184,10 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
     },
 
     onResponse({ serverContext, response, setResponse, fetchAPI }) {
+      // A GraphQL request refused whole with 503 (Yoga wrote the response) says when to retry, as REST's do.
+      if (response.status === 503 && !response.headers.has('Retry-After')) {
+        response.headers.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      }
       const quota = serverContext.quota;
       if (!(quota instanceof RequestQuota) || !quota.decision) return;
       let answer = response;

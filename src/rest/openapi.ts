@@ -14,6 +14,7 @@ const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same 
 - **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
 - **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and \`X-RateLimit-Budget: plan\`; over the limit, 429 with \`Retry-After\`.
 - **Browsers**: pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`); credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
+- **Unavailable**: when the database or the rate-limit store is unreachable or does not answer in time (\`DATABASE_STATEMENT_TIMEOUT_MS\`, a few seconds), and for a request still running when the gateway stops, 503 \`UNAVAILABLE\` with \`Retry-After\`: retry, possibly on another instance.
 - **Idempotent writes**: send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.`;
 
 const PATH_PARAMETERS: Record<string, string> = {
@@ -41,7 +42,7 @@ const HEADERS = {
     "The budget that counted the request: the plan's, for every REST request (GraphQL schema loads have their own).",
     { type: 'string', enum: ['plan'] },
   ),
-  'Retry-After': header('Seconds to wait before retrying (at least 1).', INTEGER),
+  'Retry-After': header('Seconds to wait before retrying (at least 1); on 429 and 503.', INTEGER),
   Location: header('URL of the created resource, root-relative.', STRING),
   NextPage: header(
     '`<URL of the next page>; rel="next"`, root-relative; absent on the last page.',
@@ -206,7 +207,7 @@ function responses(route: Route, extraHeaders: readonly HeaderName[]) {
   for (const [status, errors] of byStatus) {
     result[String(status)] = {
       description: errors.map(({ code, when }) => `\`${code}\`: ${when}.`).join(' '),
-      headers: headerRefs(...common, ...(status === 429 ? (['Retry-After'] as const) : [])),
+      headers: headerRefs(...common, ...(status === 429 || status === 503 ? (['Retry-After'] as const) : [])),
       content: json({
         allOf: [
           ref('Error'),

@@ -407,7 +407,12 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
     },
     { code: 'KEY_BANNED', when: 'the caller kept sending while refused; banned until Retry-After' },
     { code: 'INTERNAL', when: 'an unexpected failure (logged, details not disclosed)' },
-    { code: 'UNAVAILABLE', when: 'a dependency (database, rate-limit store) is unreachable' },
+    {
+      code: 'UNAVAILABLE',
+      when:
+        'a dependency (database, rate-limit store) is unreachable or did not answer in time, or the gateway ' +
+        'is stopping; retry after Retry-After seconds',
+    },
   ];
   return errors.filter((error) => error !== false);
 }

@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  // Every scrape gathers afresh: the tests compare scrapes taken one after the other.
+  app = await startTestApp({ env: { METRICS_REUSE_MS: '0' } });
 });
 afterAll(() => app?.close());
 

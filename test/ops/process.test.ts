@@ -90,19 +90,22 @@ describe('a request still unfinished after SHUTDOWN_TIMEOUT_MS', () => {
   });
   afterAll(() => gateway?.cleanUp());
 
-  it('is cut off, and the process exits 0 without waiting longer', async () => {
+  it('is cut off with 503 UNAVAILABLE (not a reset), and the process exits 0 without waiting longer', async () => {
     const upload = slowUpload(gateway.port);
-    const failed = upload.response.then(
-      () => 'answered',
-      (error: NodeJS.ErrnoException) => error.code,
-    );
+    const answered = upload.response.catch((error: NodeJS.ErrnoException) => error.code);
     await upload.inFlight;
     const signalled = Date.now();
     gateway.child.kill('SIGTERM');
     expect(await gateway.exited).toBe(0);
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(500);
     expect(Date.now() - signalled).toBeLessThan(3000);
-    expect(await failed).toBe('ECONNRESET');
+    const answer = await answered;
+    expect(answer).toMatchObject({ status: 503, connection: 'close' });
+    expect(JSON.parse((answer as { body: string }).body)).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'The gateway is shutting down; retry the request',
+      status: 503,
+    });
     expect(gateway.lines.find((line) => line.level === 'warn')).toMatchObject({ cutOff: 1 });
   });
 });

@@ -66,7 +66,7 @@ describe('draining on SIGTERM with SHUTDOWN_DELAY_MS', () => {
   });
 
   it('drains every worker when the primary of WORKERS=2 gets SIGTERM, and waits for the delay before killing any', async () => {
-    // The delay alone is longer than SHUTDOWN_TIMEOUT_MS and the primary's 5 s of closing together.
+    // The delay alone is longer than SHUTDOWN_TIMEOUT_MS and the primary's 3.5 s of closing together.
     const delayMs = 7000;
     gateway = await startGatewayProcess({
       WORKERS: '2',

@@ -12,7 +12,7 @@ type Operation = {
   tags: string[];
   deprecated?: boolean;
   security: unknown[];
-  responses: Record<string, { headers?: Record<string, { $ref: string }> }>;
+  responses: Record<string, { description?: string; headers?: Record<string, { $ref: string }> }>;
   [extension: `x-${string}`]: unknown;
 };
 const operation = (method: string, path: string) =>
@@ -73,6 +73,15 @@ describe('the OpenAPI document', () => {
           expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
         );
       }
+    }
+  });
+
+  it('documents 503 UNAVAILABLE with Retry-After on every operation: any may meet a stalled dependency or a stop', () => {
+    for (const entry of CONTRACT) {
+      const [method, path] = entry.split(' ') as [string, string];
+      const unavailable = (operation(method, path) as Operation).responses['503'];
+      expect(unavailable?.headers?.['Retry-After'], entry).toBeDefined();
+      expect(unavailable?.description, entry).toMatch(/`UNAVAILABLE`: .*did not answer in time.*stopping/);
     }
   });
 

@@ -1,5 +1,6 @@
 import { Redis, ReplyError } from 'ioredis';
 import type { RateLimitConfig } from '../../config/rate-limits.ts';
+import { type BreakerOptions, CircuitBreaker } from './breaker.ts';
 import type { Charge, CounterStore, Log, Take, WindowCount } from './counter.ts';
 import { MemoryCounterStore } from './memory.ts';
 
@@ -65,14 +66,20 @@ interface Scripts {
   giveBackToWindows(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
 }
 
-// A stalled Redis must not stall requests: past this, a command fails like a lost connection.
-const REDIS_COMMAND_TIMEOUT_MS = 500;
-
 export interface RedisCounterOptions {
   url: string;
   keyPrefix: string;
   onFailure: RateLimitConfig['onRedisFailure'];
+  /** A stalled Redis must not stall requests: past this, a command fails like a lost connection. */
+  commandTimeoutMs?: number;
+  /** When commands that fail in a row make Redis count as unreachable, without waiting on it. */
+  breaker?: BreakerOptions;
 }
+
+export const REDIS_DEFAULTS = {
+  commandTimeoutMs: 500,
+  breaker: { failuresToOpen: 3, openMs: 5000 },
+} as const;
 
 /**
  * Counters in Redis. Resolves once the first connection attempt has succeeded or failed, so that a gateway
@@ -81,7 +88,13 @@ export interface RedisCounterOptions {
  * (a script fault) is never failed over: it would hide a broken deployment behind per-process limits.
  */
 export async function openRedisCounterStore(
-  { url, keyPrefix, onFailure }: RedisCounterOptions,
+  {
+    url,
+    keyPrefix,
+    onFailure,
+    commandTimeoutMs = REDIS_DEFAULTS.commandTimeoutMs,
+    breaker: breakerOptions = REDIS_DEFAULTS.breaker,
+  }: RedisCounterOptions,
   log: Log,
 ): Promise<CounterStore> {
   const client = new Redis(url, {
@@ -89,7 +102,7 @@ export async function openRedisCounterStore(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
   });
   client.defineCommand('takeFromWindows', { lua: TAKE_SCRIPT });
   client.defineCommand('giveBackToWindows', { lua: GIVE_BACK_SCRIPT });
@@ -119,6 +132,26 @@ export async function openRedisCounterStore(
 
   const redisKey = (name: string, key: string) => `${keyPrefix}:${name}:${key}`;
 
+  // A stalled Redis keeps its connection open: ioredis stays 'ready' while every command times out. The
+  // breaker makes it count as unreachable, so that requests stop paying the timeout.
+  const breaker = new CircuitBreaker(breakerOptions);
+  const commandFailed = (error: unknown) => {
+    if (!breaker.failed()) return;
+    const details = { error: String(error), failuresToOpen: breakerOptions.failuresToOpen };
+    if (onFailure === 'open') log.warn(details, 'Redis not answering: counting rate limits in this process');
+    else log.warn(details, 'Redis not answering: refusing API requests with 503');
+  };
+  const commandSucceeded = () => {
+    if (breaker.succeeded())
+      log.info({}, 'Redis answering again: rate limits are shared by all gateway processes');
+  };
+  /** While the breaker is open, whether to go without Redis; once due, a probe runs in the background. */
+  const skipRedis = () => {
+    if (!breaker.isOpen) return false;
+    if (breaker.probeDue()) client.ping().then(commandSucceeded, commandFailed);
+    return true;
+  };
+
   function takeLocally(key: string, charges: readonly Charge[], cause?: unknown): Take {
     if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
     const { taken, windows } = local.take(key, charges);
@@ -127,13 +160,17 @@ export async function openRedisCounterStore(
 
   return {
     take(key, charges) {
-      if (client.status !== 'ready') return takeLocally(key, charges);
+      if (client.status !== 'ready' || skipRedis()) return takeLocally(key, charges);
       const args: (string | number)[] = charges.map(({ window }) => redisKey(window.name, key));
       for (const { window, points, limit } of charges) args.push(points, limit, window.seconds * 1000);
       return scripts.takeFromWindows(charges.length, ...args).then(
-        (reply) => ({ taken: reply[0] === 1, windows: charges.map((_, i) => windowAt(reply, 1 + 3 * i)) }),
+        (reply) => {
+          commandSucceeded();
+          return { taken: reply[0] === 1, windows: charges.map((_, i) => windowAt(reply, 1 + 3 * i)) };
+        },
         (error: unknown) => {
           if (error instanceof ReplyError) throw error;
+          commandFailed(error);
           return takeLocally(key, charges, error);
         },
       );
@@ -146,13 +183,16 @@ export async function openRedisCounterStore(
           refunds.map((refund) => ({ ...refund, id: -refund.id })),
         );
       }
-      if (client.status !== 'ready') return refunds.map(() => false);
+      if (client.status !== 'ready' || skipRedis()) return refunds.map(() => false);
       const args: (string | number)[] = refunds.map(({ window }) => redisKey(window.name, key));
       for (const { id, points } of refunds) args.push(points, id);
       try {
-        return (await scripts.giveBackToWindows(refunds.length, ...args)).map((landed) => landed === 1);
+        const landed = await scripts.giveBackToWindows(refunds.length, ...args);
+        commandSucceeded();
+        return landed.map((one) => one === 1);
       } catch (error) {
         if (error instanceof ReplyError) throw error;
+        commandFailed(error);
         return refunds.map(() => false); // A refund that cannot be made errs on the caller's side.
       }
     },
@@ -162,11 +202,15 @@ export async function openRedisCounterStore(
         if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
         return local.holdLease(key, id, limit, ttlMs);
       };
-      if (client.status !== 'ready') return holdLocally();
+      if (client.status !== 'ready' || skipRedis()) return holdLocally();
       return scripts.holdLease(redisKey('leases', key), id, limit, ttlMs).then(
-        (held) => held === 1,
+        (held) => {
+          commandSucceeded();
+          return held === 1;
+        },
         (error: unknown) => {
           if (error instanceof ReplyError) throw error;
+          commandFailed(error);
           return holdLocally(error);
         },
       );
@@ -174,16 +218,19 @@ export async function openRedisCounterStore(
 
     async dropLease(key, id) {
       local.dropLease(key, id);
-      if (client.status !== 'ready') return;
+      if (client.status !== 'ready' || breaker.isOpen) return;
       // A lease that cannot be dropped now lapses at its expiry.
       await client.zrem(redisKey('leases', key), id).catch(() => {});
     },
 
-    status: () => ({ store: 'redis', connected: connected === true, onFailure }),
+    status: () => ({ store: 'redis', connected: connected === true && !breaker.isOpen, onFailure }),
 
     close: async () => {
       closing = true;
-      await client.quit().catch(() => client.disconnect());
+      // QUIT waits for Redis's answer: a stalled Redis gets no more than a command's time.
+      const quit = client.quit().catch(() => {});
+      await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, commandTimeoutMs))]);
+      client.disconnect();
     },
   };
 }
