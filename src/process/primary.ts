@@ -14,9 +14,9 @@ import { announce } from './announce.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { CLOSING_MS, stopOnSignals } from './signals.ts';
 
-// A worker that dies this soon after it was forked failed to start. So many failed starts in a row are a
-// fault that more workers will not cure (the port is taken, the database unreachable): the primary gives up.
-const FAILED_START_MS = 10_000;
+// A worker that dies before it ever listened failed to start (however slowly a loaded machine starts it). So
+// many failed starts in a row are a fault that more workers will not cure (the port is taken, the database
+// unreachable): the primary gives up.
 const FAILED_STARTS_BEFORE_GIVING_UP = 3;
 // Past SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS a draining worker has CLOSING_MS to close Redis and the
 // database, and exits then whatever it waits for; a worker still running this much later is killed, and the
@@ -33,8 +33,9 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   }
   serveClusterMetrics(config.metricsReuseMs);
 
-  const forkedAt = new Map<Worker, number>();
-  const fork = () => forkedAt.set(cluster.fork(gatewayWorkerEnv), Date.now());
+  const workers = new Set<Worker>();
+  const fork = () => workers.add(cluster.fork(gatewayWorkerEnv));
+  const started = new WeakSet<Worker>();
   let stopping = false;
   let allExited = () => {};
 
@@ -43,15 +44,15 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     const exited = new Promise<void>((resolve) => {
       allExited = resolve;
     });
-    if (forkedAt.size === 0) allExited();
-    for (const worker of forkedAt.keys()) worker.process.kill('SIGTERM');
+    if (workers.size === 0) allExited();
+    for (const worker of workers) worker.process.kill('SIGTERM');
     const drainingMs = config.shutdownDelayMs + config.shutdownTimeoutMs;
     const killer = setTimeout(() => {
       logger.error(
         `workers still running ${KILL_AFTER_MS} ms after their drain (${drainingMs} ms): killing them`,
       );
       process.exitCode = 1;
-      for (const worker of forkedAt.keys()) worker.process.kill('SIGKILL');
+      for (const worker of workers) worker.process.kill('SIGKILL');
     }, drainingMs + KILL_AFTER_MS);
     await exited;
     clearTimeout(killer);
@@ -62,12 +63,13 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   if (config.domainsFile) {
     // Each worker reloads DOMAINS_CONFIG on SIGHUP (domains/registry.ts); an operator signals the primary.
     process.on('SIGHUP', () => {
-      for (const worker of forkedAt.keys()) worker.process.kill('SIGHUP');
+      for (const worker of workers) worker.process.kill('SIGHUP');
     });
   }
 
   const listening = new Set<Worker>();
   cluster.on('listening', (worker, address) => {
+    started.add(worker);
     // A worker listens on PORT first, then on METRICS_PORT when set: only its first event names the API's port.
     if (listening.size === config.workers || listening.has(worker)) return;
     listening.add(worker);
@@ -77,21 +79,20 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
 
   let failedStarts = 0;
   cluster.on('exit', (worker, code, signal) => {
-    const lived = Date.now() - (forkedAt.get(worker) ?? 0);
-    forkedAt.delete(worker);
+    workers.delete(worker);
     if (stopping) {
       // A worker still starting has no handler yet: the drain signal ends it, with nothing in flight.
       if (code !== 0 && signal !== 'SIGTERM') process.exitCode = 1;
-      if (forkedAt.size === 0) allExited();
+      if (workers.size === 0) allExited();
       return;
     }
     logger.error({ worker: worker.process.pid, code, signal }, 'worker exited unexpectedly');
-    failedStarts = lived < FAILED_START_MS ? failedStarts + 1 : 0;
+    failedStarts = started.has(worker) ? 0 : failedStarts + 1;
     if (failedStarts < FAILED_STARTS_BEFORE_GIVING_UP) {
       fork();
       return;
     }
-    logger.fatal(`${failedStarts} workers in a row died within ${FAILED_START_MS / 1000} s of starting`);
+    logger.fatal(`${failedStarts} workers in a row died before they listened`);
     process.exitCode = 1;
     void begin({ reason: 'workers fail to start' });
   });

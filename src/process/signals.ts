@@ -22,7 +22,9 @@ export function stopOnSignals(
 ) {
   let stopping = false;
   const exit = async (code?: number) => {
-    if (await settleLog(logger, LOG_SETTLE_MS)) process.exit(code);
+    if (code !== undefined) process.exitCode = code;
+    // Without an argument: Node 20's process.exit(undefined) would reset the exit code to 0.
+    if (await settleLog(logger, LOG_SETTLE_MS)) process.exit();
     // A log line still being written to a stdout nobody reads would hold process.exit for ever: the signal's
     // default action ends the process without waiting for it.
     process.removeAllListeners('SIGTERM');
