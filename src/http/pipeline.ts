@@ -23,7 +23,7 @@ import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { createCors } from './cors.ts';
-import { createOpsRoutes, databaseCheck, rateLimitStoreCheck } from './ops.ts';
+import { createOpsRoutes, databaseCheck, rateLimitStoreCheck, sendBytes } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
 
 /**
@@ -69,9 +69,8 @@ export async function createPipeline({
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
-      '/openapi.json': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApiDocument);
-      },
+      '/openapi.json': (_req, res) =>
+        sendBytes(res, 200, { 'content-type': 'application/json; charset=utf-8' }, openApiDocument),
       '/metrics': (_req, res) => metrics.respond(res),
       ...createReferencePageRoutes(),
     },

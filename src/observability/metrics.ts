@@ -62,7 +62,12 @@ export function createMetrics(db: Database) {
     /** Answers GET /metrics in the Prometheus text format. */
     async respond(res: ServerResponse) {
       const body = await gatewayMetrics();
-      res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+      // With its length, so a HEAD keeps the connection as a GET does.
+      res.writeHead(200, {
+        'content-type': registry.contentType,
+        'cache-control': 'no-store',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     },
   };
