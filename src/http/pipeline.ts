@@ -45,7 +45,7 @@ export async function createPipeline({
   config: Config;
   db: Database;
   logger?: Logger;
-  /** The clock of what expires (idempotency records); tests set it. */
+  /** The clock of what expires (idempotency records) and of the pets-by-id sunset; tests set it. */
   now?: () => number;
 }) {
   const metrics = createMetrics(db);
@@ -63,7 +63,7 @@ export async function createPipeline({
 
   const cors = createCors(config.corsOrigins);
 
-  const petsById = petsByIdDeprecation(config.petsByIdDeprecation);
+  const petsById = petsByIdDeprecation(config.petsByIdDeprecation, now);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsById }));
   let draining = false;
   const answerOps = createOpsRoutes(
@@ -89,6 +89,7 @@ export async function createPipeline({
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
 
+  const { storeVersion } = db;
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
@@ -102,8 +103,12 @@ export async function createPipeline({
     idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:
-      db.storeVersion && config.responseCacheEntries > 0
-        ? { storeVersion: db.storeVersion, maxEntries: config.responseCacheEntries }
+      storeVersion && config.responseCacheEntries > 0
+        ? {
+            // A result cached before the sunset must not answer pet(id:) after it: passing it is a change.
+            storeVersion: () => storeVersion() * 2 + Number(petsById.isSunset()),
+            maxEntries: config.responseCacheEntries,
+          }
         : undefined,
   });
 
