@@ -8,7 +8,8 @@ import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } 
 
 const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same schema operations as the GraphQL API at /graphql.
 
-- **Ids** are int64 JSON numbers. Beyond 2^53 the digits in responses are exact, but most JSON parsers round them; in a path or query string they are read exactly. A JSON body refuses numbers beyond 2^53 - 1 (400) rather than change them.
+- **Ids** are int64. Responses write them as JSON numbers, exact beyond 2^53 (though most JSON parsers round them). A request may send one as a JSON number up to 2^53 - 1 (a larger number is refused, 400, rather than changed) or as a string of digits for the whole int64 range: \`"9007199254740993"\`; the same rule holds in GraphQL (docs/http.md).
+- **HEAD** is answered wherever GET is, with GET's status and headers and no body; it counts against the rate limit like a GET. The document lists the GET operations only.
 - **Paging**: lists take \`limit\` (1 to 100, default 20) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=20&cursor=...>; rel="next"\`. No \`Link\` header: last page.
 - **Errors** are the Error object \`{code, message, status}\` with the HTTP status equal to \`status\`; the message names the field at fault. Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
 - **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
