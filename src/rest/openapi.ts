@@ -75,6 +75,11 @@ type HeaderName = keyof typeof HEADERS;
 const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   VALIDATION_FAILED: 'name: must not be empty',
   QUERY_TOO_COMPLEX: 'The query is too complex',
+  DOCUMENT_NOT_TRUSTED: 'This API key runs registered documents only: send {"documentId": "sha256:<hash>"}',
+  DOCUMENT_NOT_FOUND: 'No registered document has the id sha256:<hash>',
+  FORBIDDEN: 'This API key lacks the scope catalog, which this write needs',
+  NOT_ACCEPTABLE: 'Accept names no type this endpoint answers with (application/json)',
+  URI_TOO_LONG: 'The request target is longer than 8192 bytes: send long GraphQL documents with POST',
   UNAUTHENTICATED: 'This operation needs an API key: send it as X-API-Key',
   INVALID_API_KEY: 'The X-API-Key is unknown or revoked',
   NOT_FOUND: 'Pet 42 does not exist',
