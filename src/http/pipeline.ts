@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/index.ts';
+import { isGraphQLPath } from '../contract/endpoints.ts';
 import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
@@ -122,6 +123,9 @@ export async function createPipeline({
       if (routeHost(req, res)) return;
       if (cors(req, res)) return;
       if (await answerOps(req, res)) return;
+      // Yoga answers GET and POST only: a HEAD of /graphql (GraphiQL's page, a query in the URL) runs as its GET.
+      // node:http made the response a HEAD's when the request arrived, so it still leaves the body out.
+      if (req.method === 'HEAD' && isGraphQLPath(req.url?.split('?')[0] ?? '')) req.method = 'GET';
       await api(req, res);
     } catch (error) {
       logger.error({ err: error }, 'request failed outside the API layers');

@@ -72,6 +72,13 @@ it('HEAD on the operational paths and the /docs page', async () => {
   expect(await head.text()).toBe('');
 });
 
+it("HEAD on /graphql: GraphiQL's page and a query in the URL, as their GET", async () => {
+  await expectHeadLikeGet('/graphql', { accept: 'text/html' });
+  await expectHeadLikeGet(`/graphql?query=${encodeURIComponent('{ __typename }')}`, {
+    accept: 'application/json',
+  });
+});
+
 it('HEAD is counted by the rate limit like GET', async () => {
   const remaining = async (method: string) =>
     Number((await send(method, `/pets/${ids.petId}`)).headers.get('x-ratelimit-remaining'));
