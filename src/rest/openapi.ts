@@ -95,6 +95,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was sent in the last 24 hours with another request',
   HEADERS_TOO_LARGE: 'The request headers are too large',
   MISDIRECTED_REQUEST: 'This host is not served here',
+  TOO_MANY_SUBSCRIPTIONS: 'This API key has 2 subscriptions open, as many as the free plan allows',
   RATE_LIMITED: 'Rate limit exceeded: 60 requests per minute on the free plan; retry in 12 s',
   KEY_BANNED: 'Banned for 600 s after repeated requests over the limit',
   INTERNAL: 'Unexpected error.',
