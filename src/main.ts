@@ -5,6 +5,7 @@ import { isGatewayWorker } from './cluster/role.ts';
 import { loadConfig } from './config/index.ts';
 import { ConfigError } from './config/read.ts';
 import { createLogger } from './observability/logger.ts';
+import { StartupError } from './process/startup-error.ts';
 
 async function main() {
   const config = loadConfig();
@@ -16,6 +17,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A configuration or start-up problem a person can fix is one line; anything else keeps its stack.
+  console.error(error instanceof ConfigError || error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

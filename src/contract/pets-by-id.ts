@@ -24,9 +24,12 @@ export const PETS_BY_ID_HEADERS = {
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
-/** The deprecation of pet by id on the given dates. */
-export function petsByIdDeprecation({ deprecatedAt, sunsetAt }: Deprecation) {
-  const reason = `Deprecated since ${day(deprecatedAt)}; sunset on ${day(sunsetAt)}. Use pets(ids: [id]) instead (REST: GET ${SUCCESSOR}).`;
+/**
+ * The deprecation of pet by id on the given dates; `now` is the clock that decides whether the sunset has
+ * passed (tests set it). The reason names the dates only, so the printed schema does not change with the clock.
+ */
+export function petsByIdDeprecation({ deprecatedAt, sunsetAt }: Deprecation, now: () => number = Date.now) {
+  const reason = `Deprecated since ${day(deprecatedAt)}; from its sunset on ${day(sunsetAt)} it answers ENDPOINT_SUNSET (410). Use pets(ids: [id]) instead (REST: GET ${SUCCESSOR}).`;
   const deprecation = `@${Math.floor(deprecatedAt.getTime() / 1000)}`;
   const sunset = sunsetAt.toUTCString();
   return {
@@ -34,10 +37,13 @@ export function petsByIdDeprecation({ deprecatedAt, sunsetAt }: Deprecation) {
     reason,
 
     /** Whether the sunset has passed: the operation then answers 410 ENDPOINT_SUNSET. */
-    isSunset: (now: number = Date.now()) => now >= sunsetAt.getTime(),
+    isSunset: () => now() >= sunsetAt.getTime(),
 
-    sunsetError: () =>
-      new ApiError('ENDPOINT_SUNSET', `GET /pets/{petId} was retired on ${sunset}; use GET ${SUCCESSOR}`),
+    /** The error either API answers after the sunset, naming its own successor. */
+    sunsetError: (api: 'REST' | 'GraphQL') =>
+      api === 'REST'
+        ? new ApiError('ENDPOINT_SUNSET', `GET /pets/{petId} was retired on ${sunset}; use GET ${SUCCESSOR}`)
+        : new ApiError('ENDPOINT_SUNSET', `pet(id:) was retired on ${sunset}; use pets(ids: [id])`),
 
     /** On every response of GET /pets/{petId}, errors included: RFC 9745, RFC 8594 and the successor. */
     headers: (petId: bigint): Record<string, string> => ({
@@ -51,7 +57,7 @@ export function petsByIdDeprecation({ deprecatedAt, sunsetAt }: Deprecation) {
       deprecated: true,
       'x-sunset': sunsetAt.toISOString(),
       description:
-        `${reason} After the sunset it answers 410 ENDPOINT_SUNSET. Every response carries ` +
+        `${reason} Every response carries ` +
         'the `Deprecation`, `Sunset` and `Link: <…>; rel="successor-version"` headers.',
     },
   } as const;

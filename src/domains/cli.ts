@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { DomainsConfigError, loadDomainsConfig } from './config.ts';
 import { type Verification, verifyDomain } from './verify.ts';
 
-const USAGE = 'Usage: npm run domains -- verify <domain> [--apex | --subdomain]';
+const USAGE = `Usage: npm run --silent domains -- verify <domain> [--apex | --subdomain]
+       npm run --silent domains -- --help
+Checks <domain>'s DNS against DOMAINS_CONFIG's platform host (README, "Custom domains"). Exit status: 0 every
+check passed, 1 a check failed, 2 wrong command line or configuration (this usage is then printed on stderr).`;
 
 function report({ domain, kind, passed, results }: Verification): string {
   const heading =
@@ -21,8 +24,16 @@ function report({ domain, kind, passed, results }: Verification): string {
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { apex: { type: 'boolean' }, subdomain: { type: 'boolean' } },
+    options: {
+      apex: { type: 'boolean' },
+      subdomain: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
+  if (values.help || positionals[0] === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
   const [command, domain, ...extra] = positionals;
   if (command !== 'verify' || !domain || extra.length > 0 || (values.apex && values.subdomain)) {
     console.error(USAGE);

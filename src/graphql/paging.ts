@@ -27,6 +27,8 @@ export function checkCursor(name: string, cursor: string): void {
 /**
  * Page-size options for connections, which also check the cursors before Pothos decodes them. Pothos would
  * silently clamp `first: 500` to the maximum; a client that asked for more than it can get is told so instead.
+ * `first` with `last` is refused, as Relay's connection spec recommends: Pothos would answer some slice of it
+ * without saying which.
  */
 export const paging = {
   defaultSize: DEFAULT_PAGE_SIZE,
@@ -37,6 +39,9 @@ export const paging = {
     after?: string | null;
     before?: string | null;
   }) => {
+    if (args.first != null && args.last != null) {
+      throw invalid('first, last', 'give one of them, not both (first pages forward, last backward)');
+    }
     for (const name of ['first', 'last'] as const) {
       const size = args[name];
       if (size != null && (size < 0 || size > MAX_PAGE_SIZE)) {

@@ -1,13 +1,11 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { toInt64 } from '../contract/int64.ts';
+import { INT64_RULE, toInt64 } from '../contract/int64.ts';
 
 function parseInt64(value: unknown): bigint {
   const parsed = toInt64(value);
   if (parsed === undefined) {
     throw new GraphQLError(
-      `Int64 must be a whole number between -2^63 and 2^63-1 (a JSON number, or a string of digits beyond 2^53); got ${JSON.stringify(
-        String(value),
-      )}`,
+      `Int64 must be ${INT64_RULE}; got ${JSON.stringify(typeof value === 'string' ? value : String(value))}`,
     );
   }
   return parsed;
@@ -15,13 +13,12 @@ function parseInt64(value: unknown): bigint {
 
 /**
  * 64-bit identifiers. Output is a JSON number; beyond 2^53 the digits are still exact in the response text
- * (see contract/json.ts), so only a client's own JSON parser could round them. Input takes an Int literal, a JSON
- * number, or a string of digits (for clients that cannot write exact large numbers).
+ * (see contract/json.ts), so only a client's own JSON parser could round them. Input follows the rule REST
+ * bodies follow too (contract/int64.ts): an Int literal or a JSON number up to 2^53-1, or a string of digits.
  */
 export const Int64Scalar = new GraphQLScalarType<bigint, bigint | number>({
   name: 'Int64',
-  description:
-    'A 64-bit signed integer, used for identifiers. Serialized as a JSON number (exact digits even beyond 2^53); accepted as a number or a string of digits.',
+  description: `A 64-bit signed integer, used for identifiers. Serialized as a JSON number (exact digits even beyond 2^53). Accepted as ${INT64_RULE}.`,
   serialize: (value) => {
     const int = parseInt64(value);
     return int >= BigInt(Number.MIN_SAFE_INTEGER) && int <= BigInt(Number.MAX_SAFE_INTEGER)
@@ -31,7 +28,7 @@ export const Int64Scalar = new GraphQLScalarType<bigint, bigint | number>({
   parseValue: parseInt64,
   parseLiteral: (ast) => {
     if (ast.kind === Kind.INT || ast.kind === Kind.STRING) return parseInt64(ast.value);
-    throw new GraphQLError('Int64 must be an integer literal or a string of digits');
+    throw new GraphQLError(`Int64 must be ${INT64_RULE}; got a literal of kind ${ast.kind}`);
   },
 });
 

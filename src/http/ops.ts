@@ -118,6 +118,24 @@ function withinTime<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_O
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
+  sendBytes(
+    res,
+    status,
+    { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    JSON.stringify(body),
+  );
+}
+
+/**
+ * With its Content-Length, so that a HEAD gets the headers a GET does (node:http leaves a HEAD's body out, and
+ * without a length it would close the connection instead of keeping it).
+ */
+export function sendBytes(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer,
+) {
+  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
 }

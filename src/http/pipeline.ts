@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config/index.ts';
+import { isGraphQLPath } from '../contract/endpoints.ts';
 import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
@@ -23,7 +24,14 @@ import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { createCors } from './cors.ts';
-import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
+import {
+  answerRoutes,
+  createOpsRoutes,
+  databaseCheck,
+  type OpsRoute,
+  rateLimitStoreCheck,
+  sendBytes,
+} from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
 
 /**
@@ -46,7 +54,7 @@ export async function createPipeline({
   config: Config;
   db: Database;
   logger?: Logger;
-  /** The clock of what expires (idempotency records); tests set it. */
+  /** The clock of what expires (idempotency records) and of the pets-by-id sunset; tests set it. */
   now?: () => number;
 }) {
   const metrics = createMetrics(db, { reuseMs: config.metricsReuseMs, now });
@@ -64,16 +72,15 @@ export async function createPipeline({
 
   const cors = createCors(config.corsOrigins);
 
-  const petsById = petsByIdDeprecation(config.petsByIdDeprecation);
+  const petsById = petsByIdDeprecation(config.petsByIdDeprecation, now);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ petsById }));
   let draining = false;
   const metricsRoute: Record<string, OpsRoute> = { '/metrics': (_req, res) => metrics.respond(res) };
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
-      '/openapi.json': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(openApiDocument);
-      },
+      '/openapi.json': (_req, res) =>
+        sendBytes(res, 200, { 'content-type': 'application/json; charset=utf-8' }, openApiDocument),
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
       ...(config.metricsPort === undefined && metricsRoute),
       ...createReferencePageRoutes(),
@@ -93,6 +100,7 @@ export async function createPipeline({
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
 
+  const { storeVersion } = db;
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
@@ -106,8 +114,12 @@ export async function createPipeline({
     idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:
-      db.storeVersion && config.responseCacheEntries > 0
-        ? { storeVersion: db.storeVersion, maxEntries: config.responseCacheEntries }
+      storeVersion && config.responseCacheEntries > 0
+        ? {
+            // A result cached before the sunset must not answer pet(id:) after it: passing it is a change.
+            storeVersion: () => storeVersion() * 2 + Number(petsById.isSunset()),
+            maxEntries: config.responseCacheEntries,
+          }
         : undefined,
   });
 
@@ -121,6 +133,9 @@ export async function createPipeline({
       if (routeHost(req, res)) return;
       if (cors(req, res)) return;
       if (await answerOps(req, res)) return;
+      // Yoga answers GET and POST only: a HEAD of /graphql (GraphiQL's page, a query in the URL) runs as its GET.
+      // node:http made the response a HEAD's when the request arrived, so it still leaves the body out.
+      if (req.method === 'HEAD' && isGraphQLPath(req.url?.split('?')[0] ?? '')) req.method = 'GET';
       await api(req, res);
     } catch (error) {
       // Already answered: cut off at shutdown (http/listener.ts), its own answer came too late.

@@ -28,7 +28,13 @@ export const USAGE = `Usage:
   npm run --silent apikey -- set <id> [--scopes LIST] [--trusted-documents <${MODES}>]
       Changes a key's powers; gateways apply it within their key cache time (API_KEY_CACHE_TTL_MS).
   npm run --silent apikey -- list
-  npm run --silent apikey -- revoke <id>`;
+  npm run --silent apikey -- revoke <id>
+  npm run --silent apikey -- --help
+The database is DATABASE_URL's (default: the embedded SQLite file). Exit status: 0 done, 1 failed, 2 wrong
+command line (this usage is then printed on stderr).`;
+
+/** Asks for the usage: printed on stdout, exit status 0. */
+export const isHelpRequest = (argv: string[]) => argv.some((arg) => ['--help', '-h', 'help'].includes(arg));
 
 /** The command line is wrong: the message says how, and the usage follows it. */
 export class UsageError extends Error {}

@@ -84,7 +84,12 @@ export function createMetrics(db: Database, { reuseMs = 0, now = Date.now }: Met
     /** Answers GET /metrics in the Prometheus text format. */
     async respond(res: ServerResponse) {
       const body = await gather();
-      res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+      // With its length, so a HEAD keeps the connection as a GET does.
+      res.writeHead(200, {
+        'content-type': registry.contentType,
+        'cache-control': 'no-store',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     },
   };

@@ -16,6 +16,8 @@ export function createRequestObserver({ logger, metrics }: { logger: Logger; met
     const started = performance.now();
     const context = openRequestContext(req);
     const ip = req.socket.remoteAddress;
+    // As sent: a HEAD of /graphql is handed to Yoga as a GET (http/pipeline.ts).
+    const { method } = req;
     res.setHeader('X-Request-Id', context.id);
     res.once('close', () => {
       const ms = performance.now() - started;
@@ -24,7 +26,7 @@ export function createRequestObserver({ logger, metrics }: { logger: Logger; met
       logger[status >= 500 ? 'error' : 'info'](
         {
           reqId: context.id,
-          method: req.method,
+          method,
           path: req.url?.split('?')[0],
           status,
           ms: Math.round(ms * 10) / 10,

@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts';
 import { listen } from '../http/listener.ts';
 import { createPipeline } from '../http/pipeline.ts';
 import type { Logger } from '../observability/logger.ts';
+import { listenFailure } from './startup-error.ts';
 
 /**
  * Serves the pipeline on the configured host and port, in this process. `stop` first drains for
@@ -13,11 +14,19 @@ import type { Logger } from '../observability/logger.ts';
  */
 export async function serve(config: Config, db: Database, logger: Logger) {
   const pipeline = await createPipeline({ config, db, logger });
-  const listener = await listen(pipeline.handle, config.host, config.port, config.http);
+  const listener = await listen(pipeline.handle, config.host, config.port, config.http).catch(
+    (error: unknown) => {
+      throw listenFailure(error, config.host, config.port);
+    },
+  );
   const metricsListener =
     config.metricsPort === undefined
       ? undefined
-      : await listen(pipeline.handleMetricsPort, config.host, config.metricsPort, config.http);
+      : await listen(pipeline.handleMetricsPort, config.host, config.metricsPort, config.http).catch(
+          (error: unknown) => {
+            throw listenFailure(error, config.host, config.metricsPort as number);
+          },
+        );
   return {
     url: listener.url,
     metricsUrl: metricsListener?.url,

@@ -21,14 +21,17 @@ export type Match =
   | { route: CompiledRoute; pathValues: Record<string, string> }
   | { refusal: ApiError; headers: Record<string, string> };
 
-/** Matches requests against the route table: path first (404 when none), then method (405). */
+/**
+ * Matches requests against the route table: path first (404 when none), then method (405). HEAD runs the
+ * path's GET route (RFC 9110: the same answer without its body, which node:http leaves out for a HEAD).
+ */
 export function createMatcher(routes: Route[]) {
   const paths = compilePaths(routes);
   return function match(method: string, pathname: string): Match {
     for (const path of paths) {
       const found = path.pattern.exec(pathname);
       if (!found) continue;
-      const route = path.methods.get(method);
+      const route = path.methods.get(method === 'HEAD' ? 'GET' : method);
       if (!route) {
         const problem = `${method} is not allowed on ${path.template}; it allows ${path.allow}`;
         return { refusal: new ApiError('METHOD_NOT_ALLOWED', problem), headers: { Allow: path.allow } };
@@ -52,7 +55,8 @@ function compilePaths(routes: Route[]): CompiledPath[] {
       allow: '',
     };
     path.methods.set(route.method, { ...route, field: rootFieldOf(route), source: print(route.document) });
-    path.allow = [...path.methods.keys()].join(', ');
+    const methods = [...path.methods.keys()];
+    path.allow = methods.flatMap((name) => (name === 'GET' ? ['GET', 'HEAD'] : [name])).join(', ');
     paths.set(route.path, path);
   }
   return [...paths.values()];

@@ -8,7 +8,8 @@ import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } 
 
 const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same schema operations as the GraphQL API at /graphql.
 
-- **Ids** are int64 JSON numbers. Beyond 2^53 the digits in responses are exact, but most JSON parsers round them; in a path or query string they are read exactly. A JSON body refuses numbers beyond 2^53 - 1 (400) rather than change them.
+- **Ids** are int64. Responses write them as JSON numbers, exact beyond 2^53 (though most JSON parsers round them). A request may send one as a JSON number up to 2^53 - 1 (a larger number is refused, 400, rather than changed) or as a string of digits for the whole int64 range: \`"9007199254740993"\`; the same rule holds in GraphQL (docs/http.md).
+- **HEAD** is answered wherever GET is, with GET's status and headers and no body; it counts against the rate limit like a GET. The document lists the GET operations only.
 - **Paging**: lists take \`limit\` (1 to 100, default 20) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=20&cursor=...>; rel="next"\`. No \`Link\` header: last page.
 - **Errors** are the Error object \`{code, message, status}\` with the HTTP status equal to \`status\`; the message names the field at fault. Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
 - **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
@@ -70,6 +71,48 @@ const IDEMPOTENCY_KEY = {
 };
 
 type HeaderName = keyof typeof HEADERS;
+
+/** A message of each code as the gateway writes it, for the error responses' examples. */
+const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'name: must not be empty',
+  QUERY_TOO_COMPLEX: 'The query is too complex',
+  DOCUMENT_NOT_TRUSTED: 'This API key runs registered documents only: send {"documentId": "sha256:<hash>"}',
+  DOCUMENT_NOT_FOUND: 'No registered document has the id sha256:<hash>',
+  FORBIDDEN: 'This API key lacks the scope catalog, which this write needs',
+  NOT_ACCEPTABLE: 'Accept names no type this endpoint answers with (application/json)',
+  URI_TOO_LONG: 'The request target is longer than 8192 bytes: send long GraphQL documents with POST',
+  UNAUTHENTICATED: 'This operation needs an API key: send it as X-API-Key',
+  INVALID_API_KEY: 'The X-API-Key is unknown or revoked',
+  NOT_FOUND: 'Pet 42 does not exist',
+  METHOD_NOT_ALLOWED: 'DELETE is not allowed on /pets; it allows GET, HEAD, POST',
+  REQUEST_TIMEOUT: 'The request took too long to arrive',
+  CONFLICT: 'Category 3 still has pets: move or delete them first',
+  OUT_OF_STOCK: 'Pet 42 has 1 in stock; 2 were ordered',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running: retry once it has finished',
+  ENDPOINT_SUNSET:
+    'GET /pets/{petId} was retired on Thu, 01 Jul 2027 00:00:00 GMT; use GET /pets?ids={petId}',
+  PAYLOAD_TOO_LARGE: 'The body is larger than 65536 bytes',
+  UNSUPPORTED_MEDIA_TYPE: 'Send the body as JSON with Content-Type: application/json (got "text/plain")',
+  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was sent in the last 24 hours with another request',
+  HEADERS_TOO_LARGE: 'The request headers are too large',
+  MISDIRECTED_REQUEST: 'This host is not served here',
+  TOO_MANY_SUBSCRIPTIONS: 'This API key has 2 subscriptions open, as many as the free plan allows',
+  RATE_LIMITED: 'Rate limit exceeded: 60 requests per minute on the free plan; retry in 12 s',
+  KEY_BANNED: 'Banned for 600 s after repeated requests over the limit',
+  INTERNAL: 'Unexpected error.',
+  UNAVAILABLE: 'The database is unavailable right now; retry shortly',
+};
+
+/**
+ * Each error response's own example: its code (one per code when a status has several, e.g. 401), so that
+ * /docs does not show the first code of the Error schema whatever the status.
+ */
+function errorExamples(status: number, codes: ErrorCode[]) {
+  const body = (code: ErrorCode) => ({ code, message: EXAMPLE_MESSAGES[code], status });
+  const [only] = codes;
+  if (codes.length === 1 && only) return { example: body(only) };
+  return { examples: Object.fromEntries(codes.map((code) => [code, { summary: code, value: body(code) }])) };
+}
 
 // The components named after their meaning are both sent as `Link`.
 const HTTP_NAME: Partial<Record<HeaderName, string>> = { NextPage: 'Link', Successor: 'Link' };
@@ -208,18 +251,26 @@ function responses(route: Route, extraHeaders: readonly HeaderName[]) {
     result[String(status)] = {
       description: errors.map(({ code, when }) => `\`${code}\`: ${when}.`).join(' '),
       headers: headerRefs(...common, ...(status === 429 || status === 503 ? (['Retry-After'] as const) : [])),
-      content: json({
-        allOf: [
-          ref('Error'),
-          {
-            type: 'object',
-            properties: {
-              code: { type: 'string', enum: errors.map(({ code }) => code) },
-              status: { type: 'integer', enum: [status] },
-            },
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              ref('Error'),
+              {
+                type: 'object',
+                properties: {
+                  code: { type: 'string', enum: errors.map(({ code }) => code) },
+                  status: { type: 'integer', enum: [status] },
+                },
+              },
+            ],
           },
-        ],
-      }),
+          ...errorExamples(
+            status,
+            errors.map(({ code }) => code),
+          ),
+        },
+      },
     };
   }
   return result;

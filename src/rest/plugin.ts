@@ -39,7 +39,7 @@ export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
       const pathIds = parsePathIds(pathValues);
       if (route.deprecated === 'petsById') {
         headers = petsById.headers(pathIds.petId as bigint);
-        if (petsById.isSunset()) throw petsById.sunsetError();
+        if (petsById.isSunset()) throw petsById.sunsetError('REST');
       }
       const variables = { ...(await readVariables(route, url.searchParams, request)), ...pathIds };
       const result = await runOperation(

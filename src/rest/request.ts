@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { readBody } from '../contract/body-limit.ts';
 import { ApiError, invalid } from '../contract/errors.ts';
-import { toInt64 } from '../contract/int64.ts';
+import { INT64_RULE, toInt64 } from '../contract/int64.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
 import type { QueryParameter, Route } from './routes.ts';
 
@@ -107,14 +107,15 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
 }
 
 /**
- * Validators for request bodies, compiled once from the same schemas as the OpenAPI document. Ids are int64,
- * but a JSON parser rounds numbers beyond 2^53: such a value is refused rather than silently changed.
+ * Validators for request bodies, compiled once from the same schemas as the OpenAPI document. Ids are int64:
+ * a JSON parser rounds numbers beyond 2^53, so those come as strings of digits (their schema's second branch,
+ * whose range the `int64` format checks); a number beyond 2^53-1 is refused rather than silently changed.
  */
 function createBodyValidators() {
   // `components` only holds the schemas, as in the OpenAPI document, so that their `$ref`s resolve unchanged.
   const ajv = new Ajv({ strict: true, keywords: ['example', 'components'] });
   addFormats(ajv, ['date-time']);
-  ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+  ajv.addFormat('int64', { type: 'string', validate: (text: string) => toInt64(text) !== undefined });
   ajv.addSchema({ components: { schemas: RESOURCES } }, 'resources');
   const validators = new Map<ResourceName, ValidateFunction>();
 
@@ -132,6 +133,9 @@ function createBodyValidators() {
 function describe(name: ResourceName, error: ErrorObject | undefined): ApiError {
   const at = error?.instancePath.slice(1).replaceAll('/', '.') ?? '';
   const field = (child: unknown) => [at, child].filter(Boolean).join('.');
+  // Only int64 fields have two branches (a number, or a string of digits).
+  if (error?.schemaPath.includes('/oneOf/') || error?.keyword === 'oneOf')
+    return invalid(at, `must be ${INT64_RULE}`);
   switch (error?.keyword) {
     case 'required':
       return invalid(field(error.params.missingProperty), 'is required');
@@ -140,9 +144,7 @@ function describe(name: ResourceName, error: ErrorObject | undefined): ApiError 
       return invalid(field(error.params.additionalProperty), `is not a field of ${name} (it has: ${known})`);
     }
     case 'format':
-      return error.params.format === 'int64'
-        ? invalid(at, 'must be a whole number of at most 2^53-1 in a JSON body (larger numbers lose digits)')
-        : invalid(at, `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`);
+      return invalid(at, `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`);
     case 'enum':
       return invalid(at, `must be one of ${(error.params.allowedValues as string[]).join(', ')}`);
     default:

@@ -1,10 +1,13 @@
 import { ERROR_STATUS } from '../contract/errors.ts';
+import { INT64_RULE, INT64_TEXT } from '../contract/int64.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_QUANTITY } from '../store/validate.ts';
 
 /** The subset of OpenAPI 3.0 Schema Objects that the resources use. */
 export interface SchemaObject {
   $ref?: string;
   type?: 'object' | 'array' | 'string' | 'integer' | 'boolean';
+  pattern?: string;
+  oneOf?: SchemaObject[];
   format?: 'int64' | 'date-time';
   description?: string;
   enum?: readonly (string | number)[];
@@ -30,6 +33,20 @@ const int64 = (description: string): SchemaObject => ({
   format: 'int64',
   description: `${description} A JSON number; beyond 2^53 the digits in responses are still exact.`,
 });
+/** An int64 a client sends: the one rule of both APIs (contract/int64.ts), a number or a string of digits. */
+const int64Input = (description: string): SchemaObject => ({
+  description: `${description} An int64: ${INT64_RULE}.`,
+  oneOf: [
+    {
+      type: 'integer',
+      format: 'int64',
+      minimum: -Number.MAX_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+      example: 1,
+    },
+    { type: 'string', format: 'int64', pattern: INT64_TEXT.source, example: '9007199254740993' },
+  ],
+});
 const name = (description: string, example: string): SchemaObject => ({
   type: 'string',
   minLength: 1,
@@ -49,7 +66,7 @@ const NewPet = object(
   'A pet to create; status defaults to available. Unknown fields are refused.',
   {
     name: name("The animal's name.", 'Rex'),
-    categoryId: int64('Identifier of the category the animal belongs to.'),
+    categoryId: int64Input('Identifier of the category the animal belongs to.'),
     status: ref('PetStatus'),
   },
   ['name', 'categoryId'],
@@ -83,7 +100,11 @@ export const RESOURCES = {
   NewPet,
   Pet: object(
     'An animal in the store.',
-    { id: int64('Unique identifier assigned on creation.'), ...NewPet.properties },
+    {
+      id: int64('Unique identifier assigned on creation.'),
+      ...NewPet.properties,
+      categoryId: int64('Identifier of the category the animal belongs to.'),
+    },
     ['id', ...(NewPet.required ?? [])],
   ),
   Pets: { type: 'array', items: ref('Pet'), description: 'A list of pets.' },
@@ -115,7 +136,7 @@ export const RESOURCES = {
   NewOrder: object(
     'An order to place. Unknown fields are refused.',
     {
-      petId: int64('Identifier of the animal to order.'),
+      petId: int64Input('Identifier of the animal to order.'),
       quantity: {
         type: 'integer',
         minimum: 1,

@@ -25,18 +25,36 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** A fresh browser page that fails the test on any request outside loopback and on any script error. */
-async function openPage(): Promise<{ page: Page; outside: string[]; errors: string[] }> {
+/**
+ * A fresh browser page that fails the test on any request outside loopback and on any script error; console
+ * warnings are collected apart.
+ */
+async function openPage(): Promise<{ page: Page; outside: string[]; errors: string[]; warnings: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const outside = await blockOutsideLoopback(context);
   const page = await context.newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'warning') warnings.push(message.text());
   });
-  return { page, outside, errors };
+  return { page, outside, errors, warnings };
 }
+
+/** Relative luminance (WCAG 2) of a CSS `rgb(r, g, b)` colour. */
+function luminance(rgb: string): number {
+  const [r, g, b] = (rgb.match(/\d+/g) ?? []).slice(0, 3).map((value) => {
+    const channel = Number(value) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const contrast = (a: string, b: string) => {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+};
 
 describe('GraphiQL at /graphql', () => {
   it('runs the default query on the demo data, with no key, and loads nothing from outside', async () => {
@@ -106,4 +124,50 @@ describe('API reference at /docs', () => {
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
   });
+
+  it('shows each error status with its own example code, a readable deprecated badge, and no console warning', async () => {
+    const { page, outside, errors, warnings } = await openPage();
+    await page.goto(`${app.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    // Opened: operations whose ids are int64 (a list of them in listPets, oneOf a number or digits in bodies).
+    for (const [tag, operationId] of [
+      ['Pets', 'listPets'],
+      ['Pets', 'createPet'],
+      ['Pets', 'getPetById'],
+      ['Store', 'placeOrder'],
+    ]) {
+      const block = page.locator(`#operations-${tag}-${operationId}`);
+      await block.locator('.opblock-summary-control').click();
+      await block.locator('.try-out__btn').click();
+      await block.locator('.execute').waitFor();
+    }
+
+    const example = async (operationId: string, status: number) =>
+      JSON.parse(
+        (await page
+          .locator(`[id$="-${operationId}"] .response[data-code="${status}"] .example`)
+          .first()
+          .textContent()) ?? '{}',
+      );
+    expect(await example('getPetById', 404)).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(await example('getPetById', 410)).toMatchObject({ code: 'ENDPOINT_SUNSET', status: 410 });
+    expect(await example('createPet', 401)).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+    expect(await example('createPet', 429)).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(await example('listPets', 503)).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+    expect(await example('listPets', 400)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(await example('placeOrder', 409)).toMatchObject({ code: 'OUT_OF_STOCK', status: 409 });
+
+    // The deprecated operation's method badge is readable: not faded, and at least WCAG AA's 4.5:1.
+    const badge = await page.locator('.opblock-deprecated .opblock-summary-method').evaluate((element) => ({
+      color: getComputedStyle(element).color,
+      background: getComputedStyle(element).backgroundColor,
+      opacity: getComputedStyle(element.closest('.opblock') as Element).opacity,
+    }));
+    expect(badge.opacity).toBe('1');
+    expect(contrast(badge.color, badge.background)).toBeGreaterThanOrEqual(4.5);
+
+    expect(warnings).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+  }, 90_000);
 });

@@ -48,7 +48,7 @@ describe('GET /pets/{petId} before its sunset', () => {
     });
     const field = await petField(app);
     expect(field?.deprecationReason).toBe(
-      'Deprecated since 2026-01-15; sunset on 2099-12-31. Use pets(ids: [id]) instead (REST: GET /pets?ids={petId}).',
+      'Deprecated since 2026-01-15; from its sunset on 2099-12-31 it answers ENDPOINT_SUNSET (410). Use pets(ids: [id]) instead (REST: GET /pets?ids={petId}).',
     );
   });
 });

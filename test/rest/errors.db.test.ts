@@ -37,8 +37,8 @@ describe('HTTP errors, each the Error object with its status, changing nothing',
     const { status, body, headers } = await rest.request('PUT', '/pets', { body: { name: 'x', categoryId } });
     expect(status).toBe(405);
     expect(body.code).toBe('METHOD_NOT_ALLOWED');
-    expect(headers.get('allow')).toBe('GET, POST');
-    expect((await rest.delete('/store/inventory/1')).headers.get('allow')).toBe('GET, PUT');
+    expect(headers.get('allow')).toBe('GET, HEAD, POST');
+    expect((await rest.delete('/store/inventory/1')).headers.get('allow')).toBe('GET, HEAD, PUT');
     expect(await counts()).toEqual(before);
   });
 

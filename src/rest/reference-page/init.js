@@ -7,8 +7,14 @@ function operationField(system, operationProps, field) {
   return system.specSelectors.specJson().getIn(['paths', path, method, field]);
 }
 
-function ApiExtensionsPlugin() {
+function ApiExtensionsPlugin(system) {
   return {
+    components: {
+      // Swagger UI looks up an input for array items by type and format, and warns in the console when the pair
+      // has none: the `ids` list's int64 items get a text input, which keeps every digit.
+      JsonSchema_integer_int64: (props) =>
+        system.React.createElement(props.getComponent('JsonSchema_string'), props),
+    },
     wrapComponents: {
       OperationSummaryPath: (Original, system) => (props) => {
         const h = system.React.createElement;

@@ -1,0 +1,145 @@
+// One Int64 rule for both APIs (contract/int64.ts, docs/http.md): a JSON number up to 2^53-1 (by its value), or a
+// string of digits for the whole int64 range; GraphQL variables and literals, REST bodies, paths and queries.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+let categoryId: number;
+beforeAll(async () => {
+  app = await startTestApp();
+  categoryId = (await app.createPet({ name: 'Rex' })).categoryId;
+});
+afterAll(() => app.close());
+
+/** JSON texts of ids that stand for the category's id, however they are spelled. */
+const sameId = () => [String(categoryId), `"${categoryId}"`, `${categoryId}.0`, `${categoryId}e0`];
+/** JSON texts of ids that are int64s, though no record has them. */
+const otherInt64s = ['-5', '"-5"', '0', '"9223372036854775807"', '"-9223372036854775808"'];
+/** JSON texts the rule refuses. */
+const refused = [
+  '"007"',
+  '"+5"',
+  '" 5"',
+  '"5 "',
+  '"1e3"',
+  '"5.0"',
+  '"-0"',
+  '"0x10"',
+  '""',
+  '"9223372036854775808"',
+  '"-9223372036854775809"',
+  '9007199254740992',
+  '-9007199254740992',
+  '1.5',
+  'true',
+  'null',
+  '[1]',
+];
+
+const RULE =
+  /must be a whole number between -2\^63 and 2\^63-1: a JSON number up to 2\^53-1, or a string of digits/;
+
+async function createPetWith(categoryIdJson: string) {
+  const response = await fetch(`${app.url}/pets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
+    body: `{"name": "Ida", "categoryId": ${categoryIdJson}}`,
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+async function petsWithVariable(idJson: string) {
+  const response = await fetch(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: `{"query": "query($id: Int64!) { pets(ids: [$id]) { edges { node { id } } } }", "variables": {"id": ${idJson}}}`,
+  });
+  return (await response.json()) as { data?: unknown; errors?: { message: string; extensions: object }[] };
+}
+
+describe('REST body', () => {
+  it('takes the id as a number or a string of digits, by value', async () => {
+    for (const json of sameId()) {
+      const { status, body } = await createPetWith(json);
+      expect(status, json).toBe(201);
+      expect(body.categoryId, json).toBe(categoryId);
+    }
+  });
+
+  it('reads any int64 (then finds no category), and refuses the rest naming the field, creating nothing', async () => {
+    for (const json of otherInt64s) {
+      const { status, body } = await createPetWith(json);
+      expect(status, json).toBe(400);
+      expect(body.message, json).not.toMatch(RULE);
+    }
+    const before = await app.count('pet');
+    for (const json of refused) {
+      const { status, body } = await createPetWith(json);
+      expect({ json, status, code: body.code }).toEqual({ json, status: 400, code: 'VALIDATION_FAILED' });
+      expect(body.message, json).toMatch(/^categoryId: /);
+      expect(body.message, json).toMatch(RULE);
+    }
+    expect(await app.count('pet')).toBe(before);
+  });
+});
+
+describe('REST paths and query strings', () => {
+  it('take the same strings of digits', async () => {
+    const texts = (jsons: string[]) =>
+      jsons.filter((json) => json.startsWith('"')).map((json) => JSON.parse(json));
+    for (const text of [String(categoryId), ...texts(otherInt64s)]) {
+      expect((await fetch(`${app.url}/categories/${encodeURIComponent(text)}`)).status, text).not.toBe(400);
+      expect((await fetch(`${app.url}/pets?categoryId=${encodeURIComponent(text)}`)).status, text).toBe(200);
+    }
+    for (const text of texts(refused).filter((text) => text !== '')) {
+      const path = await fetch(`${app.url}/categories/${encodeURIComponent(text)}`);
+      expect(path.status, text).toBe(400);
+      const query = await fetch(`${app.url}/pets?categoryId=${encodeURIComponent(text)}`);
+      expect(query.status, text).toBe(400);
+      expect((await query.json()).code).toBe('VALIDATION_FAILED');
+    }
+  });
+});
+
+describe('GraphQL', () => {
+  it('takes a variable as a number or a string of digits, by value', async () => {
+    for (const json of [...sameId(), ...otherInt64s]) {
+      const result = await petsWithVariable(json);
+      expect(result.errors, json).toBeUndefined();
+    }
+  });
+
+  it('refuses the rest with VALIDATION_FAILED (400)', async () => {
+    for (const json of refused.filter((json) => json !== 'null')) {
+      const result = await petsWithVariable(json);
+      expect(result.errors?.[0]?.extensions, json).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
+      expect(result.errors?.[0]?.message, json).toMatch(RULE);
+    }
+  });
+
+  it('literals follow the same rule: an Int literal or a string of digits', async () => {
+    for (const literal of [
+      String(categoryId),
+      `"${categoryId}"`,
+      '"9223372036854775807"',
+      '9223372036854775807',
+    ]) {
+      const { body } = await app.graphql(`{ pets(ids: [${literal}]) { edges { node { id } } } }`);
+      expect(body.errors, literal).toBeUndefined();
+    }
+    for (const literal of [
+      '"007"',
+      '"+5"',
+      '" 5"',
+      '"1e3"',
+      '1e3',
+      '5.0',
+      '"9223372036854775808"',
+      '9223372036854775808',
+    ]) {
+      const { body } = await app.graphql(`{ pets(ids: [${literal}]) { edges { node { id } } } }`);
+      expect(body.errors?.[0]?.extensions, literal).toEqual({ code: 'VALIDATION_FAILED', status: 400 });
+      expect(body.errors?.[0]?.message, literal).toMatch(/Int64 must be/);
+    }
+  });
+});

@@ -1,0 +1,43 @@
+// docs/metrics.md names every metric /metrics exposes and every value of the `operation` label that is not an
+// operation's own name: a new metric or label value must be documented to pass.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROUTES } from '../../src/rest/routes.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+const page = readFileSync(resolve(import.meta.dirname, '../../docs/metrics.md'), 'utf8');
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.close());
+
+const post = (body: string) =>
+  fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+it('documents every metric and every operation label value', async () => {
+  // One request of each kind the labels tell apart.
+  await app.graphql('query Named { categories { edges { cursor } } }');
+  await app.graphql('{ categories { edges { cursor } } }');
+  await post(JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]));
+  await post('{ not json');
+  await (await fetch(`${app.url}/graphql`, { headers: { accept: 'text/html' } })).text();
+  await fetch(`${app.url}/pets`);
+  await fetch(`${app.url}/pets/1/owners`);
+  await fetch(`${app.url}/healthz`);
+  await fetch(`${app.url}/metrics`);
+
+  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const metrics = [...text.matchAll(/^# TYPE (\w+) /gm)].map(([, name]) => name as string);
+  expect(metrics.length).toBeGreaterThan(20);
+  expect(metrics.filter((name) => !page.includes(`\`${name}\``))).toEqual([]);
+
+  const operations = new Set([...text.matchAll(/operation="([^"]*)"/g)].map(([, value]) => value as string));
+  const ownNames = new Set(['Named', ...ROUTES.map((route) => route.operationId)]);
+  const special = [...operations].filter((value) => !ownNames.has(value) && !value.startsWith('/'));
+  expect(special.sort()).toEqual(['anonymous', 'batch', 'graphiql', 'unknown', 'unmatched']);
+  expect(special.filter((value) => !page.includes(`\`${value}\``))).toEqual([]);
+  expect(page).toContain('`other`: past 200 distinct operation names');
+});
