@@ -292,7 +292,7 @@ it('gives up with exit status 1 when its workers keep failing to start', async (
   const holder = await startGatewayProcess();
   try {
     await expect(startGatewayProcess({ WORKERS: '2', PORT: String(holder.port) })).rejects.toThrow(
-      /exited with 1:[\s\S]*EADDRINUSE/,
+      /exited with 1:[\s\S]*Cannot listen on [\d.:]+: the address is already in use/,
     );
   } finally {
     await holder.cleanUp();
