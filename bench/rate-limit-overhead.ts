@@ -69,6 +69,7 @@ const quota: Quota = {
   limit: 1e9,
   remaining: 1e9,
   resetAt: new Date(),
+  maxSubscriptions: 1e9,
   limitFields: () => undefined,
   holdSubscription: () => ({ release() {} }),
 };

@@ -27,6 +27,8 @@ export interface Quota {
   readonly remaining: number;
   /** When that window resets. */
   readonly resetAt: Date;
+  /** Open subscriptions the caller may hold at once: its plan's cap, or an enterprise key's own. */
+  readonly maxSubscriptions: number;
   /**
    * Takes one operation's calls of per-field-limited fields (count by field name) from the caller's limits,
    * all or none. Refused, nothing is counted, the operation's own request point is given back, and the answer

@@ -14,7 +14,7 @@ async function run(argv: string[]) {
   await migrate(store.database);
   const db = await openDatabase(store.database.url, { timeouts: store.databaseTimeouts });
   try {
-    for (const line of await runApiKeyCommand(command, db.prisma, limits.plans)) console.log(line);
+    for (const line of await runApiKeyCommand(command, db.prisma, limits)) console.log(line);
   } finally {
     await db.close();
   }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { RateLimitConfig } from '../config/rate-limits.ts';
 import { type Limits, PLANS, type Plan, type TablePlan } from '../contract/plans.ts';
 import { DEFAULT_SCOPES, parseScopes, SCOPES, type Scope } from '../contract/scopes.ts';
 import {
@@ -20,9 +21,10 @@ import {
 const MODES = [...TRUSTED_DOCUMENTS_MODES, 'default'].join('|');
 
 export const USAGE = `Usage:
-  npm run --silent apikey -- create --plan <${PLANS.join('|')}> [--per-minute N --per-day N] [--name TEXT]
-                                   [--scopes ${SCOPES.join(',')}] [--trusted-documents <${MODES}>]
+  npm run --silent apikey -- create --plan <${PLANS.join('|')}> [--per-minute N --per-day N] [--max-subscriptions N]
+                                   [--name TEXT] [--scopes ${SCOPES.join(',')}] [--trusted-documents <${MODES}>]
       Prints the new key alone on the last line. --per-minute and --per-day are for enterprise keys (both required).
+      --max-subscriptions: an enterprise key's cap of open subscriptions (default: MAX_SUBSCRIPTIONS' enterprise).
       --scopes: what the key may do (default ${DEFAULT_SCOPES.join(',')}; read is always included).
       --trusted-documents: which requests it may send (default: the gateway's TRUSTED_DOCUMENTS).
   npm run --silent apikey -- set <id> [--scopes LIST] [--trusted-documents <${MODES}>]
@@ -44,6 +46,7 @@ export type ApiKeyCommand =
       command: 'create';
       plan: Plan;
       limits?: Limits;
+      maxSubscriptions?: number;
       name?: string;
       scopes?: Scope[];
       trustedDocuments?: TrustedDocumentsMode | null;
@@ -68,6 +71,7 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
       throw new UsageError(`--plan must be one of ${PLANS.join(', ')} (got ${plan ?? 'nothing'})`);
     const perMinute = values['per-minute'];
     const perDay = values['per-day'];
+    const maxSubscriptions = values['max-subscriptions'];
     if (values.name !== undefined && values.name.trim() === '')
       throw new UsageError('--name must not be empty');
     const name = values.name?.trim();
@@ -75,6 +79,11 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
       if (perMinute !== undefined || perDay !== undefined) {
         throw new UsageError(
           `--per-minute and --per-day are for enterprise keys; ${plan} keys have the plan's limits`,
+        );
+      }
+      if (maxSubscriptions !== undefined) {
+        throw new UsageError(
+          `--max-subscriptions is for enterprise keys; ${plan} keys have the plan's cap (MAX_SUBSCRIPTIONS)`,
         );
       }
       return { command, plan, name, ...powers };
@@ -87,6 +96,9 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
       plan,
       name,
       limits: { perMinute: count('--per-minute', perMinute), perDay: count('--per-day', perDay) },
+      ...(maxSubscriptions !== undefined && {
+        maxSubscriptions: count('--max-subscriptions', maxSubscriptions),
+      }),
       ...powers,
     };
   }
@@ -110,17 +122,22 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
   throw new UsageError(`unknown command "${command}"`);
 }
 
+/** The configuration a command shows keys' limits from: the plan table and the subscription caps. */
+export type KeyLimitsConfig = Pick<RateLimitConfig, 'plans' | 'maxSubscriptions'>;
+
 /** Runs a command; answers the lines to print. Throws an Error whose message is for the user. */
 export async function runApiKeyCommand(
   command: ApiKeyCommand,
   prisma: Db,
-  plans: Record<TablePlan, Limits>,
+  config: KeyLimitsConfig,
 ): Promise<string[]> {
   if (command.command === 'create') {
     const { record, key } = await createApiKey(prisma, command);
+    const { cap, configured } = subscriptionCap(record, config);
+    const subscriptions = `${cap} open subscriptions${configured ? ' (the configured cap)' : ''}`;
     return [
-      `Created API key ${record.id} (${command.plan}: ${limitsText(record, plans)}; ${powersText(record)}). ` +
-        'It is shown only now; store it.',
+      `Created API key ${record.id} (${command.plan}: ${limitsText(record, config.plans)}, ${subscriptions}; ` +
+        `${powersText(record)}). It is shown only now; store it.`,
       key,
     ];
   }
@@ -137,13 +154,25 @@ export async function runApiKeyCommand(
     if (keys.length === 0)
       return ['No API keys yet. Create one with: npm run --silent apikey -- create --plan free'];
     return table([
-      ['ID', 'NAME', 'PREFIX', 'PLAN', 'LIMITS', 'SCOPES', 'TRUSTED DOCUMENTS', 'CREATED', 'REVOKED'],
+      [
+        'ID',
+        'NAME',
+        'PREFIX',
+        'PLAN',
+        'LIMITS',
+        'SUBSCRIPTIONS',
+        'SCOPES',
+        'TRUSTED DOCUMENTS',
+        'CREATED',
+        'REVOKED',
+      ],
       ...keys.map((key) => [
         String(key.id),
         key.name ?? '-',
         `${key.prefix}…`,
         key.plan,
-        limitsText(key, plans),
+        limitsText(key, config.plans),
+        subscriptionsCell(key, config),
         powersOf(key).scopes.join(','),
         powersOf(key).trustedDocuments ?? 'default',
         key.createdAt.toISOString(),
@@ -170,6 +199,7 @@ function parseCommandLine(args: string[]) {
         plan: { type: 'string' },
         'per-minute': { type: 'string' },
         'per-day': { type: 'string' },
+        'max-subscriptions': { type: 'string' },
         name: { type: 'string' },
         scopes: { type: 'string' },
         'trusted-documents': { type: 'string' },
@@ -219,9 +249,12 @@ function powersText(key: Pick<ApiKey, 'scopes' | 'trustedDocuments'>): string {
   return `scopes ${scopes.join(',')}, trusted documents ${trustedDocuments ?? "the gateway's default"}`;
 }
 
+// The key's limits are 32-bit integer columns.
+const MAX_COUNT = 2_147_483_647;
+
 function count(option: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${option} must be a whole number >= 1 (got ${value})`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_COUNT) {
+    throw new UsageError(`${option} must be a whole number from 1 to ${MAX_COUNT} (got ${value})`);
   }
   return Number(value);
 }
@@ -235,6 +268,26 @@ function limitsText(
       ? { perMinute: key.perMinute, perDay: key.perDay }
       : plans[key.plan as TablePlan];
   return limits ? `${limits.perMinute}/minute, ${limits.perDay}/day` : 'no limits set';
+}
+
+/**
+ * How many subscriptions the key may keep open (as the gateway reads it: ratelimit/identify.ts), and whether that
+ * is the configured cap of an enterprise key without its own (which follows MAX_SUBSCRIPTIONS when it changes).
+ */
+function subscriptionCap(
+  key: Pick<ApiKey, 'plan' | 'maxSubscriptions'>,
+  config: KeyLimitsConfig,
+): { cap: number | undefined; configured: boolean } {
+  if (key.plan === 'enterprise' && key.maxSubscriptions !== null) {
+    return { cap: key.maxSubscriptions, configured: false };
+  }
+  return { cap: config.maxSubscriptions[key.plan as Plan], configured: key.plan === 'enterprise' };
+}
+
+function subscriptionsCell(key: Pick<ApiKey, 'plan' | 'maxSubscriptions'>, config: KeyLimitsConfig): string {
+  const { cap, configured } = subscriptionCap(key, config);
+  if (cap === undefined) return '-';
+  return configured ? `${cap} (configured)` : String(cap);
 }
 
 function table(rows: string[][]): string[] {

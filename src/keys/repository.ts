@@ -12,15 +12,23 @@ export interface KeyPowers {
   trustedDocuments: TrustedDocumentsMode | null;
 }
 
-/** A key that may call the API: table plans take their limits from configuration, enterprise keys carry theirs. */
+/**
+ * A key that may call the API: table plans take their limits from configuration, enterprise keys carry theirs
+ * (and may carry their own cap of open subscriptions; null: the configured Enterprise cap).
+ */
 export type ActiveKey = KeyPowers &
-  ({ id: bigint; plan: TablePlan } | { id: bigint; plan: 'enterprise'; limits: Limits });
+  (
+    | { id: bigint; plan: TablePlan }
+    | { id: bigint; plan: 'enterprise'; limits: Limits; maxSubscriptions: number | null }
+  );
 
 export interface NewKey {
   plan: Plan;
   name?: string;
   /** Required for enterprise, refused for the other plans. */
   limits?: Limits;
+  /** Enterprise only; absent: the configured Enterprise cap. */
+  maxSubscriptions?: number;
   /** Default: DEFAULT_SCOPES. */
   scopes?: readonly Scope[];
   trustedDocuments?: TrustedDocumentsMode | null;
@@ -36,6 +44,7 @@ export async function createApiKey(prisma: Db, input: NewKey): Promise<{ record:
       plan: input.plan,
       perMinute: input.limits?.perMinute ?? null,
       perDay: input.limits?.perDay ?? null,
+      maxSubscriptions: input.maxSubscriptions ?? null,
       scopes: scopesText(input.scopes ?? DEFAULT_SCOPES),
       trustedDocuments: input.trustedDocuments ?? null,
     },
@@ -95,7 +104,7 @@ function toActiveKey(row: ApiKey): ActiveKey {
   const powers = powersOf(row);
   if (row.plan === 'enterprise' && row.perMinute !== null && row.perDay !== null) {
     const limits = { perMinute: row.perMinute, perDay: row.perDay };
-    return { id: row.id, plan: 'enterprise', limits, ...powers };
+    return { id: row.id, plan: 'enterprise', limits, maxSubscriptions: row.maxSubscriptions, ...powers };
   }
   if (row.plan !== 'enterprise' && (PLANS as readonly string[]).includes(row.plan)) {
     return { id: row.id, plan: row.plan as TablePlan, ...powers };

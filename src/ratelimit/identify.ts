@@ -14,6 +14,8 @@ export interface Identity {
   /** Whose counters: the key, or the client address for anonymous calls. */
   subject: string;
   limits: Limits;
+  /** Open subscriptions the caller may hold at once: its plan's, or an enterprise key's own. */
+  maxSubscriptions: number;
   /** The X-API-Key named no active key: the request counts against the client address, then is refused. */
   keyRefused: boolean;
 }
@@ -30,7 +32,7 @@ export function createIdentify({
   findKey,
   log,
 }: {
-  config: Pick<RateLimitConfig, 'plans' | 'trustProxyHops'>;
+  config: Pick<RateLimitConfig, 'plans' | 'trustProxyHops' | 'maxSubscriptions'>;
   findKey: KeyLookup;
   log: Log;
 }): Identify {
@@ -40,7 +42,13 @@ export function createIdentify({
   }
 
   function anonymous(ip: string, keyRefused: boolean): Identity {
-    return { caller: { kind: 'anonymous', ip }, subject: `ip:${ip}`, limits: config.plans.free, keyRefused };
+    return {
+      caller: { kind: 'anonymous', ip },
+      subject: `ip:${ip}`,
+      limits: config.plans.free,
+      maxSubscriptions: config.maxSubscriptions.free,
+      keyRefused,
+    };
   }
 
   function identityOf(key: ActiveKey | null, ip: string): Identity {
@@ -56,6 +64,8 @@ export function createIdentify({
       },
       subject: `key:${key.id}`,
       limits: key.plan === 'enterprise' ? key.limits : config.plans[key.plan],
+      maxSubscriptions:
+        (key.plan === 'enterprise' ? key.maxSubscriptions : null) ?? config.maxSubscriptions[key.plan],
       keyRefused: false,
     };
   }

@@ -68,15 +68,12 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
 }: RateLimitPluginDeps) {
   const identify = createIdentify({ config, findKey, log });
   const limitFields = createFieldLimiter(counters, config);
-  const subscriptions = {
-    holdSubscription: createSubscriptionLeases(counters, config, log),
-    maxSubscriptions: config.maxSubscriptions,
-  };
-  const counting: Counting = { limiter: createRateLimiter(counters, config), limitFields, ...subscriptions };
+  const holdSubscription = createSubscriptionLeases(counters, config, log);
+  const counting: Counting = { limiter: createRateLimiter(counters, config), limitFields, holdSubscription };
   const introspectionCounting: Counting = {
     limiter: createRateLimiter(counters, config, { budget: 'introspection' }),
     limitFields,
-    ...subscriptions,
+    holdSubscription,
   };
   // A day window is part of every budget; this one never binds before the minute's.
   const introspectionLimits = {

@@ -1,7 +1,6 @@
 import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import type { Caller, Quota } from '../contract/caller.ts';
 import { ApiError } from '../contract/errors.ts';
-import type { Plan } from '../contract/plans.ts';
 import type { FieldLimiter } from './field-limits.ts';
 import type { Identity } from './identify.ts';
 import {
@@ -21,8 +20,6 @@ export interface Counting {
   limiter: RateLimiter;
   limitFields: FieldLimiter;
   holdSubscription: HoldSubscription;
-  /** Open subscriptions a caller may hold, by plan (anonymous callers: Free's). */
-  maxSubscriptions: Record<Plan, number>;
 }
 
 /** Points a request paid in one admission, and how many of them it still holds. */
@@ -55,6 +52,10 @@ export class RequestQuota implements Quota {
 
   get caller(): Caller {
     return this.identity.caller;
+  }
+
+  get maxSubscriptions(): number {
+    return this.identity.maxSubscriptions;
   }
 
   get limit(): number {
@@ -104,13 +105,12 @@ export class RequestQuota implements Quota {
   }
 
   holdSubscription(): MaybePromise<Lease | ApiError> {
-    const { caller, subject } = this.identity;
-    const plan = caller.kind === 'key' ? (caller.plan as Plan) : 'free';
-    const cap = this.counting.maxSubscriptions[plan];
+    const { caller, subject, maxSubscriptions: cap } = this.identity;
     return andThen(this.counting.holdSubscription(subject, cap), (lease) => {
       if (lease) return lease;
       this.refusedOperations += 1;
-      const who = caller.kind === 'key' ? `this API key (${plan} plan)` : 'this address without an API key';
+      const who =
+        caller.kind === 'key' ? `this API key (${caller.plan} plan)` : 'this address without an API key';
       const refusal = new ApiError(
         'TOO_MANY_SUBSCRIPTIONS',
         `${who} may keep ${cap} subscription(s) open at once: close one first`,

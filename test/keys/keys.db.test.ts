@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS } from '../../src/contract/plans.ts';
+import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import { hashApiKey } from '../../src/keys/api-key.ts';
 import { parseApiKeyCommand, runApiKeyCommand, UsageError } from '../../src/keys/commands.ts';
 import { createKeyLookup } from '../../src/keys/lookup.ts';
@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 const run = async (...argv: string[]) =>
-  runApiKeyCommand(parseApiKeyCommand(argv), database.db.prisma, DEFAULT_PLANS);
+  runApiKeyCommand(parseApiKeyCommand(argv), database.db.prisma, loadRateLimitConfig({}));
+const lookUp = (key: string) => createKeyLookup(database.db.prisma, { ttlMs: 0, maxEntries: 1 })(key);
 
 describe('API keys', () => {
   it('are random psk_ keys, stored only as their SHA-256 hash and a short prefix', async () => {
@@ -40,6 +41,7 @@ describe('API keys', () => {
       id: record.id,
       plan: 'enterprise',
       limits: { perMinute: 7, perDay: 70 },
+      maxSubscriptions: null,
       scopes: ['read', 'orders'],
       trustedDocuments: null,
     };
@@ -106,6 +108,49 @@ describe('apikey commands', () => {
     expect(listing).not.toContain(key);
   });
 
+  it('give an enterprise key its own cap of open subscriptions with --max-subscriptions, shown by list', async () => {
+    const enterprise = ['create', '--plan', 'enterprise', '--per-minute', '100', '--per-day', '5000'];
+    const capped = await run(...enterprise, '--name', 'Capped', '--max-subscriptions', '3');
+    expect(capped[0]).toContain('(enterprise: 100/minute, 5000/day, 3 open subscriptions;');
+    expect(await lookUp(capped.at(-1) ?? '')).toMatchObject({ plan: 'enterprise', maxSubscriptions: 3 });
+    // Without the flag: null, the gateway's configured Enterprise cap (MAX_SUBSCRIPTIONS), whatever it is then.
+    const uncapped = await run(...enterprise, '--name', 'Uncapped');
+    expect(uncapped[0]).toContain('200 open subscriptions (the configured cap)');
+    expect(await lookUp(uncapped.at(-1) ?? '')).toMatchObject({ plan: 'enterprise', maxSubscriptions: null });
+    await run('create', '--plan', 'pro', '--name', 'Shop');
+
+    const listing = (await run('list')).join('\n');
+    expect(listing).toMatch(/LIMITS\s+SUBSCRIPTIONS\s+SCOPES/);
+    expect(listing).toMatch(/Capped\s+psk_\S{6}…\s+enterprise\s+100\/minute, 5000\/day\s+3\s+read,orders/);
+    expect(listing).toMatch(
+      /Uncapped\s+psk_\S{6}…\s+enterprise\s+100\/minute, 5000\/day\s+200 \(configured\)\s/,
+    );
+    expect(listing).toMatch(/Shop\s+psk_\S{6}…\s+pro\s+300\/minute, 10000\/day\s+10\s+read,orders/);
+  });
+
+  it('refuse --max-subscriptions for the other plans and out of range, creating nothing', async () => {
+    const before = await database.db.prisma.apiKey.findMany();
+    for (const plan of ['free', 'pro', 'business']) {
+      expect(() => parseApiKeyCommand(['create', '--plan', plan, '--max-subscriptions', '5'])).toThrow(
+        new UsageError(
+          `--max-subscriptions is for enterprise keys; ${plan} keys have the plan's cap (MAX_SUBSCRIPTIONS)`,
+        ),
+      );
+    }
+    const enterprise = ['create', '--plan', 'enterprise', '--per-minute', '100', '--per-day', '5000'];
+    for (const value of ['0', '-1', '1.5', 'x', '', '2147483648']) {
+      expect(() => parseApiKeyCommand([...enterprise, `--max-subscriptions=${value}`]), value).toThrow(
+        `--max-subscriptions must be a whole number from 1 to 2147483647 (got ${value})`,
+      );
+    }
+    // Its neighbours have the same range (the columns are 32-bit integers).
+    expect(() =>
+      parseApiKeyCommand(['create', '--plan', 'enterprise', '--per-minute', '2147483648', '--per-day', '5']),
+    ).toThrow(UsageError);
+    expect(() => parseApiKeyCommand(['set', '1', '--max-subscriptions', '3'])).toThrow(UsageError);
+    expect(await database.db.prisma.apiKey.findMany()).toEqual(before);
+  });
+
   it('refuse wrong command lines with a usage error and create nothing', async () => {
     const before = await database.db.prisma.apiKey.count();
     const wrong = [
@@ -156,5 +201,17 @@ describe('npm run --silent apikey', () => {
       },
     ).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('--plan must be one of') });
+
+    const before = await database.db.prisma.apiKey.count();
+    const capped = await promisify(execFile)(
+      'npm',
+      ['run', '--silent', 'apikey', '--', 'create', '--plan', 'pro', '--max-subscriptions', '5'],
+      { env },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(capped).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--max-subscriptions is for enterprise keys; pro keys have'),
+    });
+    expect(await database.db.prisma.apiKey.count()).toBe(before);
   });
 });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PLANS } from '../../src/contract/plans.ts';
+import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
 import { parseApiKeyCommand, runApiKeyCommand, UsageError } from '../../src/keys/commands.ts';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 const run = async (...argv: string[]) =>
-  runApiKeyCommand(parseApiKeyCommand(argv), database.db.prisma, DEFAULT_PLANS);
+  runApiKeyCommand(parseApiKeyCommand(argv), database.db.prisma, loadRateLimitConfig({}));
 const lookUp = (key: string) => createKeyLookup(database.db.prisma, { ttlMs: 0, maxEntries: 1 })(key);
 
 describe('apikey scopes', () => {
@@ -48,7 +48,9 @@ describe('apikey scopes', () => {
     ]);
     const listing = (await run('list')).join('\n');
     expect(listing).toMatch(/SCOPES\s+TRUSTED DOCUMENTS/);
-    expect(listing).toMatch(/Changing\s+psk_\S{6}…\s+pro\s+300\/minute, 10000\/day\s+read,admin\s+allow/);
+    expect(listing).toMatch(
+      /Changing\s+psk_\S{6}…\s+pro\s+300\/minute, 10000\/day\s+10\s+read,admin\s+allow/,
+    );
     await run('set', id, '--trusted-documents', 'default');
     expect((await run('list')).join('\n')).toMatch(/Changing.*read,admin\s+default/);
     await expect(run('set', '999999', '--scopes', 'read')).rejects.toThrow('There is no API key 999999');

@@ -20,12 +20,12 @@ function caller(limits: Limits) {
     limiter: createRateLimiter(store, config, { now: clock.now }),
     limitFields: createFieldLimiter(store, config),
     holdSubscription: () => undefined,
-    maxSubscriptions: { free: 2, pro: 10, business: 50, enterprise: 200 },
   };
   const identity = {
     caller: { kind: 'anonymous', ip: '192.0.2.1' } as const,
     subject: freshSubject(),
     limits,
+    maxSubscriptions: 2,
     keyRefused: false,
   };
   return { clock, request: () => new RequestQuota(identity, counting) };

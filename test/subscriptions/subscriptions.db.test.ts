@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
+import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { createTestKey } from '../support/keys.ts';
@@ -10,7 +12,10 @@ import { createTestKey } from '../support/keys.ts';
 let app: TestApp;
 const open: Subscription[] = [];
 beforeAll(async () => {
-  app = await startTestApp({ env: { SUBSCRIPTION_HEARTBEAT_MS: '50' } });
+  // Enterprise's configured cap is not the default one, so that a key following it is told from a constant.
+  app = await startTestApp({
+    env: { SUBSCRIPTION_HEARTBEAT_MS: '50', MAX_SUBSCRIPTIONS: '{"enterprise":4}' },
+  });
 });
 afterAll(async () => {
   await Promise.all(open.map((stream) => stream.close()));
@@ -256,6 +261,62 @@ describe('open subscriptions per caller', () => {
     await first.close();
     const again = await subscribeWhenFree(query, free);
     expect(again.response.status).toBe(200);
+  });
+});
+
+describe("an enterprise key's open subscriptions", () => {
+  /** An enterprise key, issued as an operator would: `apikey create --plan enterprise ...`. */
+  async function enterpriseKey(...options: string[]) {
+    const argv = ['create', '--plan', 'enterprise', '--per-minute', '1000', '--per-day', '10000', ...options];
+    const printed = await runApiKeyCommand(parseApiKeyCommand(argv), app.prisma, loadRateLimitConfig({}));
+    return printed.at(-1) ?? '';
+  }
+  const capOf = async (key: string) =>
+    (await app.graphql('{ viewer { maxSubscriptions } }', {}, { key })).body.data.viewer.maxSubscriptions;
+
+  it("are capped by the key's own --max-subscriptions: past it, 429 TOO_MANY_SUBSCRIPTIONS, the open ones untouched", async () => {
+    const one = await enterpriseKey('--max-subscriptions', '1');
+    const three = await enterpriseKey('--max-subscriptions', '3');
+    expect([await capOf(one), await capOf(three)]).toEqual([1, 3]);
+    const pet = await stocked(5);
+    const query = `subscription { inventoryChanged(petId: ${pet.id}) { quantity } }`;
+
+    const only = await watch(query, { key: one });
+    expect(only.response.status).toBe(200);
+    const remaining = Number(only.response.headers.get('x-ratelimit-remaining'));
+    const refused = await watch(query, { key: one });
+    expect(refused.response.status).toBe(429);
+    expect(Number(refused.response.headers.get('x-ratelimit-remaining'))).toBe(remaining);
+    await refused.ended;
+    expect(refused.next()[0].errors[0]).toMatchObject({
+      message: expect.stringContaining('may keep 1 subscription(s) open'),
+      extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', status: 429 },
+    });
+
+    const streams = [await watch(query, { key: three }), await watch(query, { key: three })];
+    streams.push(await watch(query, { key: three }));
+    expect(streams.map((stream) => stream.response.status)).toEqual([200, 200, 200]);
+    const fourth = await watch(query, { key: three });
+    expect(fourth.response.status).toBe(429);
+    await fourth.ended;
+    expect(fourth.next()[0].errors[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
+
+    // The streams that were open still get every change.
+    await app.ok(
+      `mutation($id: Int64!) { updateInventory(petId: $id, input: { quantity: 6 }) { quantity } }`,
+      {
+        id: pet.id,
+      },
+    );
+    for (const stream of [only, ...streams]) {
+      expect((await stream.nextCount(1))[0].data.inventoryChanged.quantity).toBe(6);
+    }
+  });
+
+  it('are capped by the configured Enterprise cap when created without --max-subscriptions', async () => {
+    expect(await capOf(await enterpriseKey())).toBe(4);
+    // Keys of the other plans see their plan's cap.
+    expect(await capOf(await createTestKey(app.prisma, 'free'))).toBe(2);
   });
 });
 

@@ -28,6 +28,7 @@ interface ViewerShape {
   plan: string;
   scopes: readonly Scope[];
   trustedDocuments: TrustedDocumentsMode | null;
+  maxSubscriptions: number;
 }
 
 const ViewerType = builder.objectRef<ViewerShape>('Viewer').implement({
@@ -35,6 +36,9 @@ const ViewerType = builder.objectRef<ViewerShape>('Viewer').implement({
   fields: (t) => ({
     apiKeyId: t.expose('apiKeyId', { type: 'Int64', nullable: true, description: 'Null without a key.' }),
     plan: t.exposeString('plan', { description: 'The rate-limit plan (free without a key).' }),
+    maxSubscriptions: t.exposeInt('maxSubscriptions', {
+      description: "Subscriptions you may keep open at once: your plan's cap, or an enterprise key's own.",
+    }),
     scopes: t.field({
       type: [ScopeEnum],
       description: 'What the caller may do; `read` alone without a key.',
@@ -53,15 +57,18 @@ builder.queryField('viewer', (t) =>
   t.field({
     type: ViewerType,
     description: 'Who you are to the gateway: your key, plan and scopes. `rateLimit` gives your quota.',
-    resolve: (_root, _args, { caller }): ViewerShape =>
-      caller.kind === 'key'
+    resolve: (_root, _args, { caller, quota }): ViewerShape => {
+      const { maxSubscriptions } = quota;
+      return caller.kind === 'key'
         ? {
             apiKeyId: caller.keyId,
             plan: caller.plan,
             scopes: caller.scopes,
             trustedDocuments: caller.trustedDocuments,
+            maxSubscriptions,
           }
-        : { apiKeyId: null, plan: 'free', scopes: ['read'], trustedDocuments: null },
+        : { apiKeyId: null, plan: 'free', scopes: ['read'], trustedDocuments: null, maxSubscriptions };
+    },
   }),
 );
 
@@ -74,6 +81,10 @@ const ApiKeyType = builder.prismaObject('ApiKey', {
     plan: t.exposeString('plan'),
     perMinute: t.exposeInt('perMinute', { nullable: true, description: 'Enterprise keys only.' }),
     perDay: t.exposeInt('perDay', { nullable: true, description: 'Enterprise keys only.' }),
+    maxSubscriptions: t.exposeInt('maxSubscriptions', {
+      nullable: true,
+      description: "Enterprise keys only: the key's own cap of open subscriptions; null: the configured one.",
+    }),
     scopes: t.field({ type: [ScopeEnum], resolve: (key) => powersOf(key).scopes }),
     trustedDocuments: t.field({
       type: TrustedDocumentsModeEnum,
