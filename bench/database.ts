@@ -11,7 +11,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { REPO_ROOT } from './processes.ts';
 
-const CATEGORIES = 10;
+const CATEGORIES = 100;
 const PETS_PER_CATEGORY = 100;
 /** Enough that placing orders for the whole run never runs out of stock. */
 const STOCK = 1_000_000;

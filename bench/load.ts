@@ -1,10 +1,17 @@
 // One measurement: autocannon against one server, a warm-up first (discarded), then a fixed duration.
 import autocannon from 'autocannon';
 
+export interface Request {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  body?: string;
+}
+
 /** A kind of request; `next` gives each request its own target, so that no single row is cached. */
 export interface Workload {
-  method: 'GET' | 'POST';
-  next(): { path: string; body?: string };
+  next(): Request;
+  /** Sees each response (the mixed row keeps the ids of the orders it placed, to cancel them). */
+  onResponse?(status: number, body: string): void;
   /** GraphQL reports errors in a 200 response: such bodies count as errors too. */
   graphql?: boolean;
 }
@@ -51,21 +58,18 @@ export function summarize(result: autocannon.Result): LoadResult {
 
 /** Runs a load for the given seconds; used directly as the background load of the RSS soak. */
 export function fire(url: string, workload: Workload, settings: LoadSettings, seconds: number) {
+  const { onResponse } = workload;
   return autocannon({
     url,
     connections: settings.connections,
     duration: seconds,
-    method: workload.method,
-    headers: {
-      ...settings.headers,
-      ...(workload.method === 'POST' ? { 'content-type': 'application/json' } : {}),
-    },
+    headers: { ...settings.headers, 'content-type': 'application/json' },
     requests: [
       {
-        setupRequest: (request) => {
-          const { path, body } = workload.next();
-          return Object.assign(request, { path, body });
-        },
+        setupRequest: (request) => Object.assign(request, workload.next()),
+        ...(onResponse && {
+          onResponse: (status: number, body: string) => onResponse.call(workload, status, body),
+        }),
       },
     ],
     ...(workload.graphql ? { verifyBody: (body) => !String(body).includes('"errors"') } : {}),

@@ -11,6 +11,8 @@ export interface ResponseCacheOptions {
   storeVersion: () => number;
   /** Results kept, the least recently used going first. */
   maxEntries: number;
+  /** Told of each lookup (metrics). */
+  onLookup?: (hit: boolean) => void;
 }
 
 interface Entry {
@@ -27,7 +29,11 @@ const CALLER_FIELDS = new Set(['rateLimit', 'viewer', 'apiKeys', 'order', 'order
  * Not @envelop/response-cache: it invalidates by the entities a mutation returns, which misses side effects and
  * other processes' writes.
  */
-export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOptions): Plugin<Context> {
+export function useResponseCache({
+  storeVersion,
+  maxEntries,
+  onLookup,
+}: ResponseCacheOptions): Plugin<Context> {
   const entries = new LRUCache<string, Entry>({ max: maxEntries });
   // Yoga's parse cache and the REST routes hand the same document object for the same text.
   const documentIds = new WeakMap<DocumentNode, string | null>();
@@ -57,8 +63,10 @@ export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOpti
       }
       const key = `${id}:${args.operationName ?? ''}:${variablesKey(args.variableValues)}`;
       const entry = entries.get(key);
-      if (entry?.storeVersion === version) {
-        setResultAndStopExecution({ ...entry.result });
+      const hit = entry?.storeVersion === version;
+      onLookup?.(hit);
+      if (hit) {
+        setResultAndStopExecution({ ...(entry as Entry).result });
         return;
       }
       return {
