@@ -40,6 +40,7 @@ async function database(): Promise<string> {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const rps = (result: LoadResult) => Math.round(result.requestsPerSecond);
+const cpu = (result: LoadResult) => `${Math.round(result.cpuUsPerRequest ?? 0)} µs CPU/req`;
 
 async function main() {
   const url = await database();
@@ -64,19 +65,25 @@ async function main() {
   );
   for (const scenario of scenarios) {
     const ratios: number[] = [];
+    const cpuRatios: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? [a, b] : [b, a];
       const results = new Map<typeof a, LoadResult>();
-      for (const server of order) results.set(server, await measure(server.url, scenario.gateway, load));
+      for (const server of order)
+        results.set(server, await measure(server.url, scenario.gateway, load, server.pid));
       const [ra, rb] = [results.get(a) as LoadResult, results.get(b) as LoadResult];
-      ratios.push(ra.requestsPerSecond ? rb.requestsPerSecond / ra.requestsPerSecond : 0);
+      ratios.push(rb.requestsPerSecond / ra.requestsPerSecond);
+      cpuRatios.push((rb.cpuUsPerRequest ?? 0) / (ra.cpuUsPerRequest ?? 1));
       const failed = (r: LoadResult) => r.errors + Object.values(r.non2xx).reduce((sum, n) => sum + n, 0);
       console.log(
-        `${scenario.name} round ${round + 1}: A ${rps(ra)} req/s (p99 ${ra.p99Ms} ms, ${failed(ra)} failed), ` +
-          `B ${rps(rb)} req/s (p99 ${rb.p99Ms} ms, ${failed(rb)} failed), B/A ${(rb.requestsPerSecond / ra.requestsPerSecond).toFixed(2)}`,
+        `${scenario.name} round ${round + 1}: A ${rps(ra)} req/s ${cpu(ra)} (p99 ${ra.p99Ms} ms, ${failed(ra)} failed), ` +
+          `B ${rps(rb)} req/s ${cpu(rb)} (p99 ${rb.p99Ms} ms, ${failed(rb)} failed), ` +
+          `B/A ${(rb.requestsPerSecond / ra.requestsPerSecond).toFixed(2)}`,
       );
     }
-    console.log(`${scenario.name}: median B/A ${median(ratios).toFixed(2)}`);
+    console.log(
+      `${scenario.name}: median B/A req/s ${median(ratios).toFixed(2)}, CPU per request ${median(cpuRatios).toFixed(2)}`,
+    );
   }
   console.log(`after the rows: RSS A ${rssMb(a.pid).toFixed(1)} MB, B ${rssMb(b.pid).toFixed(1)} MB`);
 }

@@ -1,5 +1,6 @@
 // One measurement: autocannon against one server, a warm-up first (discarded), then a fixed duration.
 import autocannon from 'autocannon';
+import { withCpu } from './cpu.ts';
 
 export interface Request {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -33,11 +34,19 @@ export interface LoadResult {
   errors: number;
   /** Count of each non-2xx status received. */
   non2xx: Record<string, number>;
+  /** CPU the server spent per response (its process and workers), when measured with its pid. */
+  cpuUsPerRequest?: number;
 }
 
-export async function measure(url: string, workload: Workload, settings: LoadSettings): Promise<LoadResult> {
+export async function measure(
+  url: string,
+  workload: Workload,
+  settings: LoadSettings,
+  pid?: number,
+): Promise<LoadResult> {
   if (settings.warmupSeconds > 0) await fire(url, workload, settings, settings.warmupSeconds);
-  return summarize(await fire(url, workload, settings, settings.durationSeconds));
+  const run = async () => summarize(await fire(url, workload, settings, settings.durationSeconds));
+  return pid === undefined ? run() : withCpu(pid, run);
 }
 
 export function summarize(result: autocannon.Result): LoadResult {

@@ -46,9 +46,9 @@ async function pairRows(
   const rows: Row[] = [];
   for (const scenario of scenarios) {
     progress(scenario.name);
-    const baseline = await measure(a.server.url, a.workload(scenario), a.load);
+    const baseline = await measure(a.server.url, a.workload(scenario), a.load, a.server.pid);
     const before = b.counts ? await cacheCounts(b.server.url) : undefined;
-    const gateway = await measure(b.server.url, b.workload(scenario), b.load);
+    const gateway = await measure(b.server.url, b.workload(scenario), b.load, b.server.pid);
     const row: Row = {
       scenario: scenario.name,
       baseline,
@@ -95,6 +95,9 @@ async function benchDatabase(database: Report['database'], databaseUrl: string, 
           'schema (no key, no rate limit, no GraphQL).',
       `Gateway: \`npm start\`'s compiled JavaScript (${COMPILED_MAIN}), NODE_ENV=production, an enterprise API ` +
         'key on every request (the rate-limit layer counts each one).',
+      'CPU µs/req: CPU time of the server (with its workers) over the responses it gave, from /proc; "ratio by ' +
+        "CPU\" is the baseline's over the gateway's, the throughput ratio if each had the cores to itself. It holds " +
+        'on a busy machine, where req/s follow whatever else the cores are doing.',
       'REST GET /pets/{petId} answers the REST resource (no category name); its baseline answers the by-id ' +
         'question with the category name.',
     ],
