@@ -161,7 +161,8 @@ export function renderCluster(rows: ClusterRow[]): string {
     'GraphQL pet(id) + category name through HAProxy (round robin), each gateway one process with its rate-limit ' +
       'counters in Redis. HAProxy, PostgreSQL, Redis, every gateway and the load generator share the same ' +
       'CPUs: past the cores there are, more instances only divide them, so this shows the cost of the set-up ' +
-      'rather than how it scales across machines.',
+      "rather than how it scales across machines. A 503 is HAProxy's own: it took a gateway out when its " +
+      '/readyz check (1 s timeout) went unanswered on starved cores.',
     '',
     tableLine(header),
     tableLine(header.map((_, i) => (i === 0 ? '---' : '---:'))),
