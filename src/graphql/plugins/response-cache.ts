@@ -1,4 +1,13 @@
-import { BREAK, type DocumentNode, type ExecutionResult, getOperationAST, visit } from 'graphql';
+import {
+  BREAK,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  getOperationAST,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Context } from '../context.ts';
@@ -20,8 +29,12 @@ interface Entry {
   result: ExecutionResult;
 }
 
-/** Fields whose value is not a function of the store alone: the caller's quota, key, key list and own orders. */
-const CALLER_FIELDS = new Set(['rateLimit', 'viewer', 'apiKeys', 'order', 'orders']);
+/**
+ * The schema's mark on a field whose value is not a function of the store alone (the caller's quota, key, key list and own orders): put
+ * `extensions: { [CALLER_DEPENDENT]: true }` on it, and no result that selects it is kept or shared.
+ */
+export const CALLER_DEPENDENT = 'callerDependent';
+export const callerDependent = { [CALLER_DEPENDENT]: true } as const;
 
 /**
  * Answers a query operation (GraphQL, or a REST route's) from memory while the store version read before it first
@@ -40,10 +53,10 @@ export function useResponseCache({
   let lastDocumentId = 0;
   let lastStoreVersion: number | undefined;
 
-  function documentId(document: DocumentNode): string | null {
+  function documentId(document: DocumentNode, schema: GraphQLSchema): string | null {
     let id = documentIds.get(document);
     if (id === undefined) {
-      id = readsCallerState(document) ? null : String(++lastDocumentId);
+      id = readsCallerState(document, schema) ? null : String(++lastDocumentId);
       documentIds.set(document, id);
     }
     return id;
@@ -54,7 +67,7 @@ export function useResponseCache({
       // A query batched with a keyed write reads that write's transaction, whose changes may yet be undone
       // (a rollback leaves the store version where it was).
       if (args.contextValue.transaction) return;
-      const id = documentId(args.document);
+      const id = documentId(args.document, args.schema);
       if (id === null || getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
       const version = storeVersion();
       if (version !== lastStoreVersion) {
@@ -84,14 +97,18 @@ export function useResponseCache({
 const variablesKey = (variables: unknown) =>
   JSON.stringify(variables ?? {}, (_name, value) => (typeof value === 'bigint' ? String(value) : value));
 
-function readsCallerState(document: DocumentNode): boolean {
+function readsCallerState(document: DocumentNode, schema: GraphQLSchema): boolean {
+  const typeInfo = new TypeInfo(schema);
   let found = false;
-  visit(document, {
-    Field(node) {
-      if (!CALLER_FIELDS.has(node.name.value)) return;
-      found = true;
-      return BREAK;
-    },
-  });
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        if (!typeInfo.getFieldDef()?.extensions?.[CALLER_DEPENDENT]) return;
+        found = true;
+        return BREAK;
+      },
+    }),
+  );
   return found;
 }
