@@ -2,6 +2,7 @@ import { DEFAULT_SCOPES, type Scope } from '../../contract/scopes.ts';
 import type { TrustedDocumentsMode } from '../../contract/trusted-documents.ts';
 import { powersOf } from '../../keys/repository.ts';
 import { builder } from '../builder.ts';
+import { callerDependent } from '../plugins/response-cache.ts';
 import { needsScope } from '../plugins/scopes.ts';
 
 const ScopeEnum = builder.enumType('Scope', {
