@@ -78,6 +78,9 @@ export async function createBenchKey(databaseUrl: string): Promise<{ key?: strin
       limit,
       '--per-day',
       limit,
+      // The mixed row places and cancels orders and sets stock.
+      '--scopes',
+      'orders,catalog',
     ],
     { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } },
   );
