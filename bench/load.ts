@@ -68,14 +68,17 @@ export function summarize(result: autocannon.Result): LoadResult {
 /** Runs a load for the given seconds; used directly as the background load of the RSS soak. */
 export function fire(url: string, workload: Workload, settings: LoadSettings, seconds: number) {
   const { onResponse } = workload;
+  const headers = { ...settings.headers, 'content-type': 'application/json' };
   return autocannon({
     url,
     connections: settings.connections,
     duration: seconds,
-    headers: { ...settings.headers, 'content-type': 'application/json' },
+    headers,
     requests: [
       {
-        setupRequest: (request) => Object.assign(request, workload.next()),
+        // Fresh headers each time: autocannon writes Content-Length into a headers object its requests share, so a
+        // request without a body after one with a body would announce a body it does not send, and hang.
+        setupRequest: (request) => ({ ...request, ...workload.next(), headers: { ...headers } }),
         ...(onResponse && {
           onResponse: (status: number, body: string) => onResponse.call(workload, status, body),
         }),

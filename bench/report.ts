@@ -195,8 +195,8 @@ export function renderReport(report: Report): string {
     '',
     `Commit ${report.commit}, Node ${report.node}, ${report.cpus} CPU(s) (${report.cpuModel}), ` +
       `load average ${report.loadAverage.toFixed(1)} at the start.`,
-    `${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s per ` +
-      `side and row${settings.quick ? ' (BENCH_QUICK: short rows, not figures to quote)' : ''}.`,
+    `${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.durationSeconds} s, ` +
+      `twice per side and row (A B B A; figures are the means, p50 and p99 the means of the two)${settings.quick ? ' (BENCH_QUICK: short rows, not figures to quote)' : ''}.`,
     ...report.notes.map((note) => `- ${note}`),
     '',
     ...report.tables.flatMap((table) => [renderTable(table), '']),

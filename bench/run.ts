@@ -17,7 +17,7 @@ import {
   freshPostgresSchema,
   seedCatalogue,
 } from './database.ts';
-import { fire, type LoadSettings, measure, summarize, type Workload } from './load.ts';
+import { fire, type LoadResult, type LoadSettings, measure, summarize, type Workload } from './load.ts';
 import { COMPILED_MAIN, REPO_ROOT, type ServerProcess, startBaseline, startGateway } from './processes.ts';
 import { describeMachine, type Report, type Row, renderReport, saveReport, type Table } from './report.ts';
 import { rssDuring, rssMb } from './rss.ts';
@@ -37,18 +37,26 @@ const progress = (message: string) => console.error(`[bench] ${message}`);
 
 const CACHE_OFF = { RESPONSE_CACHE_ENTRIES: '0' };
 
-/** Side A then side B for each scenario, back to back, so that both see the machine in the same state. */
+/**
+ * Each scenario on side A then side B, then B then A, each side's figures the mean of its two: whichever side runs
+ * second inherits the first one's aftermath (a busy machine, the collector catching up), so both take each turn.
+ */
 async function pairRows(
   scenarios: Scenario[],
   a: { server: ServerProcess; load: LoadSettings; workload: (s: Scenario) => Workload },
   b: { server: ServerProcess; load: LoadSettings; workload: (s: Scenario) => Workload; counts?: boolean },
 ): Promise<Row[]> {
   const rows: Row[] = [];
+  const run = (side: typeof a, scenario: Scenario) =>
+    measure(side.server.url, side.workload(scenario), side.load, side.server.pid);
   for (const scenario of scenarios) {
     progress(scenario.name);
-    const baseline = await measure(a.server.url, a.workload(scenario), a.load, a.server.pid);
     const before = b.counts ? await cacheCounts(b.server.url) : undefined;
-    const gateway = await measure(b.server.url, b.workload(scenario), b.load, b.server.pid);
+    const baseline1 = await run(a, scenario);
+    const gateway1 = await run(b, scenario);
+    const gateway2 = await run(b, scenario);
+    const baseline2 = await run(a, scenario);
+    const [baseline, gateway] = [meanOf(baseline1, baseline2), meanOf(gateway1, gateway2)];
     const row: Row = {
       scenario: scenario.name,
       baseline,
@@ -58,7 +66,7 @@ async function pairRows(
     const graphql = scenario.sameAs && rows.find((other) => other.scenario === scenario.sameAs);
     if (graphql) row.restVsGraphql = gateway.requestsPerSecond / graphql.gateway.requestsPerSecond;
     if (before && scenario.mixed) {
-      // The warm-up's lookups are in the difference too: the ratio is of the whole row.
+      // The warm-ups' lookups are in the difference too: the ratio is of the whole row.
       const after = await cacheCounts(b.server.url);
       const hits = after.hit - before.hit;
       const total = hits + after.miss - before.miss;
@@ -67,6 +75,23 @@ async function pairRows(
     rows.push(row);
   }
   return rows;
+}
+
+/** Two measurements of one side as one: means of rates and latencies, sums of counts. */
+function meanOf(first: LoadResult, second: LoadResult): LoadResult {
+  const mean = (pick: (result: LoadResult) => number | undefined) =>
+    ((pick(first) ?? 0) + (pick(second) ?? 0)) / 2;
+  const non2xx = { ...first.non2xx };
+  for (const [status, count] of Object.entries(second.non2xx)) non2xx[status] = (non2xx[status] ?? 0) + count;
+  return {
+    requests: first.requests + second.requests,
+    requestsPerSecond: mean((r) => r.requestsPerSecond),
+    p50Ms: mean((r) => r.p50Ms),
+    p99Ms: mean((r) => r.p99Ms),
+    errors: first.errors + second.errors,
+    non2xx,
+    cpuUsPerRequest: mean((r) => r.cpuUsPerRequest),
+  };
 }
 
 async function cacheCounts(url: string): Promise<{ hit: number; miss: number }> {
