@@ -11,7 +11,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { REPO_ROOT } from './processes.ts';
 
-const CATEGORIES = 10;
+const CATEGORIES = 100;
 const PETS_PER_CATEGORY = 100;
 /** Enough that placing orders for the whole run never runs out of stock. */
 const STOCK = 1_000_000;
@@ -78,6 +78,9 @@ export async function createBenchKey(databaseUrl: string): Promise<{ key?: strin
       limit,
       '--per-day',
       limit,
+      // The mixed row places and cancels orders and sets stock.
+      '--scopes',
+      'orders,catalog',
     ],
     { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } },
   );

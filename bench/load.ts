@@ -1,10 +1,18 @@
 // One measurement: autocannon against one server, a warm-up first (discarded), then a fixed duration.
 import autocannon from 'autocannon';
+import { withCpu } from './cpu.ts';
+
+export interface Request {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  body?: string;
+}
 
 /** A kind of request; `next` gives each request its own target, so that no single row is cached. */
 export interface Workload {
-  method: 'GET' | 'POST';
-  next(): { path: string; body?: string };
+  next(): Request;
+  /** Sees each response (the mixed row keeps the ids of the orders it placed, to cancel them). */
+  onResponse?(status: number, body: string): void;
   /** GraphQL reports errors in a 200 response: such bodies count as errors too. */
   graphql?: boolean;
 }
@@ -26,11 +34,19 @@ export interface LoadResult {
   errors: number;
   /** Count of each non-2xx status received. */
   non2xx: Record<string, number>;
+  /** CPU the server spent per response (its process and workers), when measured with its pid. */
+  cpuUsPerRequest?: number;
 }
 
-export async function measure(url: string, workload: Workload, settings: LoadSettings): Promise<LoadResult> {
+export async function measure(
+  url: string,
+  workload: Workload,
+  settings: LoadSettings,
+  pid?: number,
+): Promise<LoadResult> {
   if (settings.warmupSeconds > 0) await fire(url, workload, settings, settings.warmupSeconds);
-  return summarize(await fire(url, workload, settings, settings.durationSeconds));
+  const run = async () => summarize(await fire(url, workload, settings, settings.durationSeconds));
+  return pid === undefined ? run() : withCpu(pid, run);
 }
 
 export function summarize(result: autocannon.Result): LoadResult {
@@ -51,21 +67,21 @@ export function summarize(result: autocannon.Result): LoadResult {
 
 /** Runs a load for the given seconds; used directly as the background load of the RSS soak. */
 export function fire(url: string, workload: Workload, settings: LoadSettings, seconds: number) {
+  const { onResponse } = workload;
+  const headers = { ...settings.headers, 'content-type': 'application/json' };
   return autocannon({
     url,
     connections: settings.connections,
     duration: seconds,
-    method: workload.method,
-    headers: {
-      ...settings.headers,
-      ...(workload.method === 'POST' ? { 'content-type': 'application/json' } : {}),
-    },
+    headers,
     requests: [
       {
-        setupRequest: (request) => {
-          const { path, body } = workload.next();
-          return Object.assign(request, { path, body });
-        },
+        // Fresh headers each time: autocannon writes Content-Length into a headers object its requests share, so a
+        // request without a body after one with a body would announce a body it does not send, and hang.
+        setupRequest: (request) => ({ ...request, ...workload.next(), headers: { ...headers } }),
+        ...(onResponse && {
+          onResponse: (status: number, body: string) => onResponse.call(workload, status, body),
+        }),
       },
     ],
     ...(workload.graphql ? { verifyBody: (body) => !String(body).includes('"errors"') } : {}),

@@ -20,28 +20,45 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+export interface GatewayOptions {
+  /** Environment over the benchmark's (RESPONSE_CACHE_ENTRIES, ...). */
+  env?: NodeJS.ProcessEnv;
+  nodeOptions?: string[];
+  workers?: number;
+  /** The entry point: compiled JavaScript (what `npm start` runs) by default; a .ts file runs under tsx. */
+  main?: string;
+}
+
+export const COMPILED_MAIN = 'dist/main.js';
+
 /**
- * The gateway as `npm start` runs it, on the given database, without its demo catalogue, with `workers` as
- * WORKERS. The per-field placeOrder limit is lifted: the write row measures placing orders, not refusing them.
+ * The gateway as `npm start` runs it, on the given database, without its demo catalogue. The per-field
+ * placeOrder limit is lifted: the rows measure placing orders, not refusing them.
  */
-export function startGateway(
-  databaseUrl: string,
-  nodeOptions: string[] = [],
-  workers = 1,
-): Promise<ServerProcess> {
-  return startServer('gateway', [...nodeOptions, '--import', 'tsx', 'src/main.ts'], {
+export function startGateway(databaseUrl: string, options: GatewayOptions = {}): Promise<ServerProcess> {
+  const main = options.main ?? COMPILED_MAIN;
+  const loader = main.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  return startServer('gateway', [...(options.nodeOptions ?? []), ...loader, main], {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     SEED_DEMO_DATA: 'false',
     PLACE_ORDER_PER_MINUTE: '1000000000',
-    WORKERS: String(workers),
+    WORKERS: String(options.workers ?? 1),
+    ...options.env,
   });
 }
 
-export function startBaseline(sqliteFile: string): Promise<ServerProcess> {
-  return startServer('baseline', ['--import', 'tsx', 'bench/baseline-server.ts'], {
-    BASELINE_DB: sqliteFile,
-  });
+/** The raw node:http server over the same database: better-sqlite3 on a SQLite file, pg on PostgreSQL. */
+export function startBaseline(databaseUrl: string, workers = 1): Promise<ServerProcess> {
+  const sqlite = databaseUrl.startsWith('file:');
+  return startServer(
+    'baseline',
+    ['--import', 'tsx', sqlite ? 'bench/baseline-server.ts' : 'bench/baseline-pg-server.ts'],
+    {
+      BASELINE_DB: sqlite ? databaseUrl.slice('file:'.length) : databaseUrl,
+      BASELINE_WORKERS: String(workers),
+    },
+  );
 }
 
 async function startServer(name: string, nodeArgs: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {

@@ -1,5 +1,6 @@
-// `npx tsx bench/profile.ts`: the gateway under one scenario's load (BENCH_SCENARIO, a row name of
-// `npm run bench`; default the GraphQL pet(id) read) with `--cpu-prof`, then where its
+// `npx tsx bench/profile.ts`: the gateway (compiled, `npm run build` first; cache off) under one row's load
+// (BENCH_SCENARIO, a row name of `npm run bench`; default the GraphQL pet(id) read) with `--cpu-prof`, on SQLite
+// or on a PostgreSQL DATABASE_URL (in a schema of its own, dropped after), then where its
 // time went (bench/cpu-profile.ts). The profile is kept in bench/results/ for a flame graph (Chrome DevTools,
 // speedscope). `npx tsx bench/profile.ts <file.cpuprofile>` only summarizes an existing profile.
 // Env: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS as for `npm run bench`.
@@ -8,32 +9,39 @@ import os from 'node:os';
 import path from 'node:path';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.ts';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.ts';
-import { createBenchKey, seedCatalogue } from './database.ts';
+import { createBenchKey, dropPostgresSchema, freshPostgresSchema, seedCatalogue } from './database.ts';
 import { fire, type LoadSettings, measure } from './load.ts';
 import { startGateway } from './processes.ts';
 import { resultFile } from './report.ts';
-import { benchWorkloads } from './scenarios.ts';
+import { benchScenarios } from './scenarios.ts';
 import { settings } from './settings.ts';
 
-const SCENARIO = process.env.BENCH_SCENARIO ?? 'GraphQL pet(id)';
+const SCENARIO = process.env.BENCH_SCENARIO ?? 'GraphQL pet(id) + category name';
 
 /** Profiles the gateway; answers the kept profile and how long start-up and warm-up took in it. */
 async function profileGateway(): Promise<{ file: string; fromMs: number }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'petstore-profile-'));
   onCleanup(() => rm(dir, { recursive: true, force: true }));
-  const databaseUrl = `file:${path.join(dir, 'bench.db')}`;
-  const scenario = benchWorkloads(await seedCatalogue(databaseUrl)).gateway.find(
-    ({ name }) => name === SCENARIO,
-  );
+  const postgres = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+  let databaseUrl = `file:${path.join(dir, 'bench.db')}`;
+  if (postgres) {
+    const { url, schema } = freshPostgresSchema(postgres);
+    onCleanup(() => dropPostgresSchema(postgres, schema));
+    databaseUrl = url;
+  }
+  const scenario = benchScenarios(await seedCatalogue(databaseUrl)).find(({ name }) => name === SCENARIO);
   if (!scenario) throw new Error(`no scenario ${SCENARIO}`);
   const { key } = await createBenchKey(databaseUrl);
   const profileDir = path.join(dir, 'profile');
   const load: LoadSettings = { ...settings, warmupSeconds: 0, headers: key ? { 'x-api-key': key } : {} };
   const startedAt = performance.now();
-  const gateway = await startGateway(databaseUrl, ['--cpu-prof', '--cpu-prof-dir', profileDir]);
-  await fire(gateway.url, scenario.workload, load, settings.warmupSeconds);
+  const gateway = await startGateway(databaseUrl, {
+    nodeOptions: ['--cpu-prof', '--cpu-prof-dir', profileDir],
+    env: { RESPONSE_CACHE_ENTRIES: '0' },
+  });
+  await fire(gateway.url, scenario.gateway, load, settings.warmupSeconds);
   const fromMs = performance.now() - startedAt;
-  const result = await measure(gateway.url, scenario.workload, load);
+  const result = await measure(gateway.url, scenario.gateway, load);
   console.log(
     `${SCENARIO}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms} ms, ` +
       `${result.errors} errors, non-2xx ${JSON.stringify(result.non2xx)} (with the profiler on)`,

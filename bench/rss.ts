@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 export interface RssReport {
-  /** Mean of the first samples (taken after the warm-up), and of the last. */
+  /** Mean of the first minute's samples (after the warm-up), and of the last minute's. */
   startMb: number;
   endMb: number;
   peakMb: number;
@@ -12,10 +12,10 @@ export interface RssReport {
 }
 
 // RSS follows the garbage collector's sawtooth by tens of MB within a second: single samples at each end
-// would measure where in its cycle the collector was, so each end is the mean of its first or last samples.
-const END_SAMPLES = 10;
+// would measure where in its cycle the collector was, so each end is the mean of a minute of samples.
+const END_SAMPLES = 60;
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);

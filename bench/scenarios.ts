@@ -1,31 +1,35 @@
-// What is measured: each gateway scenario beside the baseline request that does the same work directly.
+// What is measured: each row's gateway workload beside the baseline workload that asks the same question.
 import type { Catalogue } from './database.ts';
-import type { Workload } from './load.ts';
-
-export type BaselineKind = 'read by id' | 'page of 100' | 'order write';
+import type { Request, Workload } from './load.ts';
 
 export interface Scenario {
   name: string;
-  baseline: BaselineKind;
-  workload: Workload;
-  /** REST routes answer 404 until the REST adapter serves them; the row is then "n/a". */
-  rest: boolean;
-  /** For REST by id: the GraphQL scenario doing the same read, for the REST/GraphQL ratio. */
+  gateway: Workload;
+  baseline: Workload;
+  /** For REST by id: the GraphQL row doing the same read, for the REST/GraphQL ratio. */
   sameAs?: string;
+  /** The mixed row: its cache hit ratio is reported. */
+  mixed?: boolean;
 }
 
 const PAGE_SIZE = 100;
+/** The stock an inventory update sets: as much as the seed gives, so orders never run out. */
+const STOCK = 1_000_000;
 
-const PET_BY_ID = 'query PetById($id: Int64!) { pet(id: $id) { id name status categoryId } }';
+const PET_BY_ID =
+  'query PetById($id: Int64!) { pet(id: $id) { id name status categoryId category { id name } } }';
 // Each category holds exactly PAGE_SIZE pets, so a category's page is a full page of 100.
 const PET_PAGE = `query PetPage($categoryId: Int64!) {
   pets(first: ${PAGE_SIZE}, categoryId: $categoryId) {
-    edges { node { id name status categoryId category { id name } inventory { quantity status } } }
-    pageInfo { hasNextPage endCursor }
+    edges { node { id name status categoryId category { id name } } }
   }
 }`;
 const PLACE_ORDER = `mutation PlaceOrder($petId: Int64!) {
   placeOrder(input: { petId: $petId, quantity: 1 }) { id petId quantity complete }
+}`;
+const CANCEL_ORDER = 'mutation CancelOrder($id: Int64!) { cancelOrder(id: $id) { id } }';
+const SET_STOCK = `mutation SetStock($petId: Int64!) {
+  updateInventory(petId: $petId, input: { quantity: ${STOCK} }) { petId quantity }
 }`;
 
 function randomOf<T>(items: readonly T[]): T {
@@ -33,82 +37,108 @@ function randomOf<T>(items: readonly T[]): T {
 }
 
 /** Requests prepared once: the load generator shares the CPU with the server, so it only picks one. */
-function prepared(
-  method: Workload['method'],
-  requests: { path: string; body?: string }[],
-  graphql = false,
-): Workload {
-  return { method, next: () => randomOf(requests), graphql };
+function prepared(requests: Request[], graphql = false): Workload {
+  return { next: () => randomOf(requests), graphql };
 }
 
+const graphqlRequest = (query: string, variables: Record<string, number>): Request => ({
+  method: 'POST',
+  path: '/graphql',
+  body: JSON.stringify({ query, variables }),
+});
+
 function graphql(query: string, variable: string, values: bigint[]): Workload {
-  const bodies = values.map((value) => JSON.stringify({ query, variables: { [variable]: Number(value) } }));
   return prepared(
-    'POST',
-    bodies.map((body) => ({ path: '/graphql', body })),
+    values.map((value) => graphqlRequest(query, { [variable]: Number(value) })),
     true,
   );
 }
 
-export interface Workloads {
-  baseline: Record<BaselineKind, Workload>;
-  gateway: Scenario[];
-  /** The longer read load under which the gateway's memory is watched: reads by id and pages, mixed. */
-  soak: Workload;
+interface MixedShape {
+  byId: Workload;
+  page: Workload;
+  placeOrder(petId: number): Request;
+  cancelOrder(orderId: string): Request;
+  setStock(petId: number): Request;
+  /** The id of the order a place-order response created, if it did. */
+  orderIdOf(body: string): string | undefined;
 }
 
-export function benchWorkloads({ petIds, categoryIds }: Catalogue): Workloads {
+/**
+ * Reads by id (75%), pages (20%), and writes (5%): orders placed (2%), orders cancelled (2%, the ones placed
+ * earlier in the row), inventory updates (1%). The same mix on both sides.
+ */
+function mixed(petIds: bigint[], shape: MixedShape, graphqlBodies: boolean): Workload {
+  const placed: string[] = [];
+  return {
+    graphql: graphqlBodies,
+    next() {
+      const draw = Math.random() * 100;
+      if (draw < 75) return shape.byId.next();
+      if (draw < 95) return shape.page.next();
+      const petId = Number(randomOf(petIds));
+      if (draw < 97) return shape.placeOrder(petId);
+      const orderId = draw < 99 ? placed.shift() : undefined;
+      if (orderId) return shape.cancelOrder(orderId);
+      return draw < 99 ? shape.placeOrder(petId) : shape.setStock(petId);
+    },
+    onResponse(status, body) {
+      if (status !== 200 && status !== 201) return;
+      const id = shape.orderIdOf(body);
+      if (id) placed.push(id);
+    },
+  };
+}
+
+export function benchScenarios({ petIds, categoryIds }: Catalogue): Scenario[] {
   // REST requests on the gateway have the same paths as on the baseline.
-  const restById = prepared(
-    'GET',
-    petIds.map((id) => ({ path: `/pets/${id}` })),
-  );
+  const restById = prepared(petIds.map((id) => ({ method: 'GET', path: `/pets/${id}` })));
   const restPage = prepared(
-    'GET',
-    categoryIds.map((id) => ({ path: `/pets?categoryId=${id}&limit=${PAGE_SIZE}` })),
+    categoryIds.map((id) => ({ method: 'GET', path: `/pets?categoryId=${id}&limit=${PAGE_SIZE}` })),
   );
   const graphqlById = graphql(PET_BY_ID, 'id', petIds);
   const graphqlPage = graphql(PET_PAGE, 'categoryId', categoryIds);
-  return {
-    baseline: {
-      'read by id': restById,
-      'page of 100': restPage,
-      'order write': prepared(
-        'POST',
-        petIds.map((petId) => ({
-          path: '/store/orders',
-          body: JSON.stringify({ petId: Number(petId), quantity: 1 }),
-        })),
+  const json = (method: Request['method'], path: string, body: object): Request => ({
+    method,
+    path,
+    body: JSON.stringify(body),
+  });
+  return [
+    { name: 'GraphQL pet(id) + category name', gateway: graphqlById, baseline: restById },
+    {
+      name: 'REST GET /pets/{petId}',
+      gateway: restById,
+      baseline: restById,
+      sameAs: 'GraphQL pet(id) + category name',
+    },
+    { name: 'GraphQL page of 100 pets + category names', gateway: graphqlPage, baseline: restPage },
+    {
+      name: 'mixed: 75% by id, 20% pages, 5% writes',
+      mixed: true,
+      gateway: mixed(
+        petIds,
+        {
+          byId: graphqlById,
+          page: graphqlPage,
+          placeOrder: (petId) => graphqlRequest(PLACE_ORDER, { petId }),
+          cancelOrder: (id) => graphqlRequest(CANCEL_ORDER, { id: Number(id) }),
+          setStock: (petId) => graphqlRequest(SET_STOCK, { petId }),
+          orderIdOf: (body) => /"placeOrder":\{"id":"?(\d+)/.exec(body)?.[1],
+        },
+        true,
+      ),
+      baseline: mixed(
+        petIds,
+        {
+          byId: restById,
+          page: restPage,
+          placeOrder: (petId) => json('POST', '/store/orders', { petId, quantity: 1 }),
+          cancelOrder: (id) => ({ method: 'DELETE', path: `/store/orders/${id}` }),
+          setStock: (petId) => json('PUT', `/store/inventory/${petId}`, { quantity: STOCK }),
+          orderIdOf: (body) => /^\{"id":"?(\d+)"?,"petId"/.exec(body)?.[1],
+        },
+        false,
       ),
     },
-    gateway: [
-      { name: 'GraphQL pet(id)', baseline: 'read by id', workload: graphqlById, rest: false },
-      {
-        name: 'REST GET /pets/{petId}',
-        baseline: 'read by id',
-        workload: restById,
-        rest: true,
-        sameAs: 'GraphQL pet(id)',
-      },
-      {
-        name: 'GraphQL pets(first: 100) + category, inventory',
-        baseline: 'page of 100',
-        workload: graphqlPage,
-        rest: false,
-      },
-      {
-        name: 'REST GET /pets?limit=100',
-        baseline: 'page of 100',
-        workload: restPage,
-        rest: true,
-      },
-      {
-        name: 'GraphQL placeOrder',
-        baseline: 'order write',
-        workload: graphql(PLACE_ORDER, 'petId', petIds),
-        rest: false,
-      },
-    ],
-    soak: { method: 'POST', graphql: true, next: () => randomOf([graphqlById, graphqlPage]).next() },
-  };
+  ];
 }

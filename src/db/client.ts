@@ -6,6 +6,7 @@ import { type DatabaseTarget, parseDatabaseUrl } from '../config/database-url.ts
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { withSerializedTransactions } from './sqlite-adapter-patch.ts';
+import { statementNames, withStatementCache } from './statement-cache.ts';
 import { observeStatements } from './statement-observer.ts';
 import { watchStoreVersion } from './store-version.ts';
 
@@ -47,7 +48,9 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     onQuery ? observeStatements(factory, onQuery) : factory;
 
   if (target.provider === 'sqlite') {
-    const adapter = withSerializedTransactions(new PrismaBetterSqlite3({ url: `file:${target.file}` }));
+    const adapter = withSerializedTransactions(
+      withStatementCache(new PrismaBetterSqlite3({ url: `file:${target.file}` })),
+    );
     const prisma = await openSqlite(observed(adapter), timeouts);
     const watcher = watchStoreVersion(target.file);
     return opened(prisma, target, {
@@ -67,6 +70,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
   pool.on('error', () => {});
   const adapter = new PrismaPg(pool, {
     disposeExternalPool: true,
+    statementNameGenerator: statementNames(),
     ...(target.schema && { schema: target.schema }),
   });
   const prisma = new PostgresClient({ adapter: observed(adapter) }) as unknown as Db;

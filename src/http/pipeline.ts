@@ -119,6 +119,7 @@ export async function createPipeline({
             // A result cached before the sunset must not answer pet(id:) after it: passing it is a change.
             storeVersion: () => storeVersion() * 2 + Number(petsById.isSunset()),
             maxEntries: config.responseCacheEntries,
+            onLookup: metrics.observeCache,
           }
         : undefined,
   });

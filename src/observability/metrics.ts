@@ -62,6 +62,12 @@ export function createMetrics(db: Database, { reuseMs = 0, now = Date.now }: Met
     labelNames: ['api'],
     registers,
   });
+  const responseCache = new Counter({
+    name: 'petstore_response_cache_total',
+    help: 'Query operations the response cache looked up, by result (hit, miss)',
+    labelNames: ['result'],
+    registers,
+  });
   registerDatabaseGauges(db, registers);
 
   const operationNames = new Set<string>();
@@ -79,6 +85,11 @@ export function createMetrics(db: Database, { reuseMs = 0, now = Date.now }: Met
       requests.inc(labels);
       latency.observe(labels, seconds);
       if (status === 429) refusals.inc({ api });
+    },
+
+    /** Counts one response-cache lookup. */
+    observeCache(hit: boolean) {
+      responseCache.inc({ result: hit ? 'hit' : 'miss' });
     },
 
     /** Answers GET /metrics in the Prometheus text format. */

@@ -1,6 +1,6 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import { expect, it } from 'vitest';
-import { useResponseCache } from '../../src/graphql/plugins/response-cache.ts';
+import { CALLER_DEPENDENT, useResponseCache } from '../../src/graphql/plugins/response-cache.ts';
 
 // The plugin alone, on a schema that counts its executions: what it keeps and for how long.
 function cachedServer(maxEntries: number, context: Record<string, unknown> = {}) {
@@ -56,4 +56,37 @@ it('serves nothing kept before the store version moved', async () => {
 it("neither serves nor keeps a result read in a keyed write's transaction, which may yet roll back", async () => {
   const server = cachedServer(10, { transaction: {} });
   expect(await server.executedFor(1, 1, 1)).toEqual([1, 1, 1]);
+});
+
+it("never keeps a result that selects a field the schema marks as the caller's own, whatever its name", async () => {
+  let calls = 0;
+  const yoga = createYoga({
+    schema: createSchema({
+      typeDefs: 'type Query { mine: Int! rateLimit: Int! }',
+      resolvers: { Query: { mine: () => ++calls, rateLimit: () => ++calls } },
+    }),
+    plugins: [useResponseCache({ storeVersion: () => 1, maxEntries: 10 })],
+  });
+  // Marked the way Pothos writes `extensions` onto the field.
+  const mine = yoga.getEnveloped().schema.getQueryType()?.getFields().mine;
+  if (!mine) throw new Error('no field mine');
+  mine.extensions = { ...mine.extensions, [CALLER_DEPENDENT]: true };
+  const run = async (query: string) => {
+    const response = await yoga.fetch('http://yoga/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    return ((await response.json()) as { data: Record<string, number> }).data;
+  };
+  const first = await run('{ mine }');
+  expect(await run('{ mine }')).not.toEqual(first);
+  // Through an alias and a fragment too.
+  const aliased = await run('{ me: mine }');
+  expect(await run('{ me: mine }')).not.toEqual(aliased);
+  const viaFragment = await run('{ ...F } fragment F on Query { mine }');
+  expect(await run('{ ...F } fragment F on Query { mine }')).not.toEqual(viaFragment);
+  // A field not marked is kept, even one named like the gateway's own caller field.
+  const unmarked = await run('{ rateLimit }');
+  expect(await run('{ rateLimit }')).toEqual(unmarked);
 });

@@ -1,4 +1,13 @@
-import { BREAK, type DocumentNode, type ExecutionResult, getOperationAST, visit } from 'graphql';
+import {
+  BREAK,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  getOperationAST,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Context } from '../context.ts';
@@ -11,6 +20,8 @@ export interface ResponseCacheOptions {
   storeVersion: () => number;
   /** Results kept, the least recently used going first. */
   maxEntries: number;
+  /** Told of each lookup (metrics). */
+  onLookup?: (hit: boolean) => void;
 }
 
 interface Entry {
@@ -18,8 +29,12 @@ interface Entry {
   result: ExecutionResult;
 }
 
-/** Fields whose value is not a function of the store alone: the caller's quota, key, key list and own orders. */
-const CALLER_FIELDS = new Set(['rateLimit', 'viewer', 'apiKeys', 'order', 'orders']);
+/**
+ * The schema's mark on a field whose value is not a function of the store alone (the caller's quota, key, key list and own orders): put
+ * `extensions: { [CALLER_DEPENDENT]: true }` on it, and no result that selects it is kept or shared.
+ */
+export const CALLER_DEPENDENT = 'callerDependent';
+export const callerDependent = { [CALLER_DEPENDENT]: true } as const;
 
 /**
  * Answers a query operation (GraphQL, or a REST route's) from memory while the store version read before it first
@@ -27,17 +42,21 @@ const CALLER_FIELDS = new Set(['rateLimit', 'viewer', 'apiKeys', 'order', 'order
  * Not @envelop/response-cache: it invalidates by the entities a mutation returns, which misses side effects and
  * other processes' writes.
  */
-export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOptions): Plugin<Context> {
+export function useResponseCache({
+  storeVersion,
+  maxEntries,
+  onLookup,
+}: ResponseCacheOptions): Plugin<Context> {
   const entries = new LRUCache<string, Entry>({ max: maxEntries });
   // Yoga's parse cache and the REST routes hand the same document object for the same text.
   const documentIds = new WeakMap<DocumentNode, string | null>();
   let lastDocumentId = 0;
   let lastStoreVersion: number | undefined;
 
-  function documentId(document: DocumentNode): string | null {
+  function documentId(document: DocumentNode, schema: GraphQLSchema): string | null {
     let id = documentIds.get(document);
     if (id === undefined) {
-      id = readsCallerState(document) ? null : String(++lastDocumentId);
+      id = readsCallerState(document, schema) ? null : String(++lastDocumentId);
       documentIds.set(document, id);
     }
     return id;
@@ -48,7 +67,7 @@ export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOpti
       // A query batched with a keyed write reads that write's transaction, whose changes may yet be undone
       // (a rollback leaves the store version where it was).
       if (args.contextValue.transaction) return;
-      const id = documentId(args.document);
+      const id = documentId(args.document, args.schema);
       if (id === null || getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
       const version = storeVersion();
       if (version !== lastStoreVersion) {
@@ -57,8 +76,10 @@ export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOpti
       }
       const key = `${id}:${args.operationName ?? ''}:${variablesKey(args.variableValues)}`;
       const entry = entries.get(key);
-      if (entry?.storeVersion === version) {
-        setResultAndStopExecution({ ...entry.result });
+      const hit = entry?.storeVersion === version;
+      onLookup?.(hit);
+      if (hit) {
+        setResultAndStopExecution({ ...(entry as Entry).result });
         return;
       }
       return {
@@ -76,14 +97,18 @@ export function useResponseCache({ storeVersion, maxEntries }: ResponseCacheOpti
 const variablesKey = (variables: unknown) =>
   JSON.stringify(variables ?? {}, (_name, value) => (typeof value === 'bigint' ? String(value) : value));
 
-function readsCallerState(document: DocumentNode): boolean {
+function readsCallerState(document: DocumentNode, schema: GraphQLSchema): boolean {
+  const typeInfo = new TypeInfo(schema);
   let found = false;
-  visit(document, {
-    Field(node) {
-      if (!CALLER_FIELDS.has(node.name.value)) return;
-      found = true;
-      return BREAK;
-    },
-  });
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        if (!typeInfo.getFieldDef()?.extensions?.[CALLER_DEPENDENT]) return;
+        found = true;
+        return BREAK;
+      },
+    }),
+  );
   return found;
 }

@@ -5,6 +5,7 @@ import { cancelOrder, type OrderAccess, ordersWithin, placeOrder, updateOrder } 
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
 import { FIELD_LIMIT } from '../plugins/field-limits.ts';
+import { callerDependent } from '../plugins/response-cache.ts';
 import { needsScope } from '../plugins/scopes.ts';
 import { idArg } from './args.ts';
 
@@ -60,6 +61,8 @@ builder.queryFields((t) => ({
     description:
       'One order by id: one your key placed (any order with the admin scope); NOT_FOUND for the others.',
     args: idArg,
+    // What it answers depends on the caller's key: the response cache never keeps it.
+    extensions: callerDependent,
     resolve: (query, _root, { id }, { prisma, caller }) =>
       found(
         prisma.order.findFirst({ ...query, where: { id, ...ordersWithin(orderAccessOf(caller)) } }),
@@ -75,6 +78,7 @@ builder.queryFields((t) => ({
       description:
         'The orders your key placed (every order with the admin scope; none without a key), in id order, optionally filtered.',
       args: { petId: t.arg({ type: 'Int64' }), complete: t.arg.boolean() },
+      extensions: callerDependent,
       resolve: (query, _root, args, { prisma, caller }) =>
         prisma.order.findMany({
           ...query,

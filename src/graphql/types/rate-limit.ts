@@ -1,5 +1,6 @@
 import type { Quota } from '../../contract/caller.ts';
 import { builder } from '../builder.ts';
+import { callerDependent } from '../plugins/response-cache.ts';
 
 /**
  * GitHub-style `rateLimit { limit remaining resetAt }`: the caller's own quota for the window with fewer
@@ -19,6 +20,8 @@ builder.queryField('rateLimit', (t) =>
   t.field({
     type: RateLimitType,
     description: 'Your own rate-limit state, as the X-RateLimit-* response headers give it.',
+    // Each caller's own: the response cache never keeps a result that selects it.
+    extensions: callerDependent,
     resolve: (_root, _args, { quota }) => quota,
   }),
 );
