@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.ts';
+import { onCleanup, runWithCleanup } from './cleanup.ts';
 import { createBenchKey, dropPostgresSchema, freshPostgresSchema, seedCatalogue } from './database.ts';
 import { type LoadResult, type LoadSettings, measure } from './load.ts';
 import { startGateway } from './processes.ts';
@@ -88,12 +88,4 @@ async function main() {
   console.log(`after the rows: RSS A ${rssMb(a.pid).toFixed(1)} MB, B ${rssMb(b.pid).toFixed(1)} MB`);
 }
 
-cleanUpOnSignals();
-try {
-  await main();
-} catch (error) {
-  console.error(error);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runWithCleanup(main);

@@ -19,11 +19,24 @@ export async function cleanUp(): Promise<void> {
 }
 
 /** Ctrl-C or a kill still stops the servers the benchmark started. */
-export function cleanUpOnSignals(): void {
+function cleanUpOnSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       console.error(`\n${signal}: stopping the servers`);
       void cleanUp().finally(() => process.exit(130));
     });
+  }
+}
+
+/** A benchmark command's whole run: `main`, then the undo steps, whether it ended, failed or was interrupted. */
+export async function runWithCleanup(main: () => Promise<void>): Promise<void> {
+  cleanUpOnSignals();
+  try {
+    await main();
+  } catch (error) {
+    console.error(error);
+    process.exitCode = 1;
+  } finally {
+    await cleanUp();
   }
 }

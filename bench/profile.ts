@@ -7,7 +7,7 @@
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.ts';
+import { onCleanup, runWithCleanup } from './cleanup.ts';
 import { type CpuProfile, summarizeProfile } from './cpu-profile.ts';
 import { createBenchKey, dropPostgresSchema, freshPostgresSchema, seedCatalogue } from './database.ts';
 import { fire, type LoadSettings, measure } from './load.ts';
@@ -55,14 +55,8 @@ async function profileGateway(): Promise<{ file: string; fromMs: number }> {
   return { file: kept, fromMs };
 }
 
-cleanUpOnSignals();
-try {
+await runWithCleanup(async () => {
   const { file, fromMs } = process.argv[2] ? { file: process.argv[2], fromMs: 0 } : await profileGateway();
   console.log(`${file}\n`);
   console.log(summarizeProfile(JSON.parse(await readFile(file, 'utf8')) as CpuProfile, { fromMs }));
-} catch (error) {
-  console.error(error);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+});

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cleanUp, cleanUpOnSignals, onCleanup } from './cleanup.ts';
+import { onCleanup, runWithCleanup } from './cleanup.ts';
 import { benchCluster } from './cluster.ts';
 import {
   type Catalogue,
@@ -245,12 +245,4 @@ async function main(): Promise<void> {
   }
 }
 
-cleanUpOnSignals();
-try {
-  await main();
-} catch (error) {
-  console.error(error);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runWithCleanup(main);

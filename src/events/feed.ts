@@ -31,6 +31,23 @@ export class ChangeFeed {
     this.#gapWaitMs = gapWaitMs;
   }
 
+  /**
+   * One row's changes (`row` as `rowOf` names it), from the version it has now. `version` answers undefined for
+   * a row that does not exist (or that the caller may not see): then `missing()` is thrown, before any stream.
+   */
+  async watchRow<T extends Change>(watch: {
+    row: string;
+    version: () => Promise<number | undefined>;
+    accepts: (change: Change) => change is T;
+    missing: () => Error;
+  }): Promise<AsyncIterable<T>> {
+    if ((await watch.version()) === undefined) throw watch.missing();
+    return this.watch({
+      accepts: watch.accepts,
+      baseline: async () => new Map([[watch.row, (await watch.version()) ?? -1]]),
+    });
+  }
+
   watch<T extends Change>({ accepts, baseline }: Watch<T>): AsyncIterable<T> {
     return new Repeater<T>(async (push, stop) => {
       if (this.#ended) return stop();

@@ -3,8 +3,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client.ts';
 import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../support/databases.ts';
-import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import type { GatewayProcess } from '../support/gateway-process.ts';
 import { createTestKey } from '../support/keys.ts';
+import { gatewaysOn, ordersAndStock, placeKeyedOrder, stockedPet } from './keyed-orders.ts';
 
 // A gateway killed (SIGKILL) while a keyed write's transaction is open, its order written but not committed:
 // nothing of it may remain, and the retry with the same key must run it, once. The test holds the transaction
@@ -17,18 +18,8 @@ describe('a keyed write on PostgreSQL, its gateway killed', () => {
   let apiKey: string;
   let schema: string;
   let petId: number;
-  const gateways: GatewayProcess[] = [];
+  const gateways = gatewaysOn(() => database.url);
   const key = randomUUID();
-
-  const startGateway = async () => {
-    const gateway = await startGatewayProcess({
-      DATABASE_URL: database.url,
-      SEED_DEMO_DATA: 'false',
-      PLACE_ORDER_PER_MINUTE: '100000',
-    });
-    gateways.push(gateway);
-    return gateway;
-  };
 
   beforeAll(async () => {
     database = await createTestDatabase({}, 'postgresql');
@@ -36,38 +27,21 @@ describe('a keyed write on PostgreSQL, its gateway killed', () => {
     apiKey = await createTestKey(prisma, 'business');
     if (database.target.provider !== 'postgresql') throw new Error('PostgreSQL only');
     schema = database.target.schema;
-    const category = await prisma.category.create({ data: { name: 'Crash' } });
-    const pet = await prisma.pet.create({
-      data: { name: 'Survivor', categoryId: category.id, inventory: { create: { quantity: 5 } } },
-    });
-    petId = Number(pet.id);
-    await Promise.all([startGateway(), startGateway()]);
+    petId = await stockedPet(prisma, 5);
+    await Promise.all([gateways.start(), gateways.start()]);
   });
   afterAll(async () => {
-    for (const gateway of gateways) await gateway.cleanUp();
+    await gateways.cleanUp();
     await database?.drop();
   });
 
-  const ordersOf = () => prisma.order.count({ where: { petId: BigInt(petId) } });
-  const stock = async () =>
-    (await prisma.inventoryItem.findUniqueOrThrow({ where: { petId: BigInt(petId) } })).quantity;
-
   async function placeOrder(gateway: GatewayProcess) {
-    const response = await fetch(`${gateway.url}/store/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': key },
-      body: JSON.stringify({ petId }),
-    });
-    return {
-      status: response.status,
-      replayed: response.headers.get('idempotent-replayed') === 'true',
-      // biome-ignore lint/suspicious/noExplicitAny: checked by assertions
-      body: (await response.json()) as any,
-    };
+    const answer = await placeKeyedOrder(gateway, { apiKey, petId, key });
+    return { ...answer, body: JSON.parse(answer.text) };
   }
 
   it('answers 409 from another process while the transaction is open, and keeps nothing when killed', async () => {
-    const [doomed, other] = gateways as [GatewayProcess, GatewayProcess];
+    const [doomed, other] = gateways.started as [GatewayProcess, GatewayProcess];
     const table = `"${schema}"."IdempotencyRecord"`;
     const lock = new pg.Client({ connectionString: TEST_POSTGRES_URL });
     await lock.connect();
@@ -103,24 +77,22 @@ describe('a keyed write on PostgreSQL, its gateway killed', () => {
     } finally {
       await lock.end();
     }
-    expect(await ordersOf()).toBe(0);
-    expect(await stock()).toBe(5);
+    expect(await ordersAndStock(prisma, petId)).toEqual({ orders: 0, stock: 5 });
     expect(await prisma.idempotencyRecord.count()).toBe(0);
   });
 
   describe('restarted', () => {
     let restarted: GatewayProcess;
     beforeAll(async () => {
-      restarted = await startGateway();
+      restarted = await gateways.start();
     });
 
     it('runs the retry with the same key once, and replays it from then on', async () => {
       const retried = await placeOrder(restarted);
       expect(retried).toMatchObject({ status: 201, replayed: false });
-      const other = gateways[1] as GatewayProcess;
+      const other = gateways.started[1] as GatewayProcess;
       expect(await placeOrder(other)).toEqual({ ...retried, replayed: true });
-      expect(await ordersOf()).toBe(1);
-      expect(await stock()).toBe(4);
+      expect(await ordersAndStock(prisma, petId)).toEqual({ orders: 1, stock: 4 });
     });
   });
 });

@@ -1,35 +1,7 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
-
-interface Answer {
-  status: number;
-  connection: string | undefined;
-  requestId: string;
-  body: string;
-}
-
-/** One GET, on a new connection unless `agent` keeps one. */
-function get(url: string, path: string, agent: Agent | false = false) {
-  return new Promise<Answer>((done, fail) => {
-    const req = request(`${url}${path}`, { agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk) => {
-        body += chunk;
-      });
-      res.on('end', () =>
-        done({
-          status: res.statusCode ?? 0,
-          connection: res.headers.connection,
-          requestId: String(res.headers['x-request-id']),
-          body,
-        }),
-      );
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+import { get } from '../support/http-get.ts';
 
 const categories = '/categories?limit=1';
 

@@ -1,32 +1,14 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmptyTestDatabase, type EmptyTestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import { get } from '../support/http-get.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 // SIGTERM ends the gateway within SHUTDOWN_TIMEOUT_MS + 5 s whatever it waits for: a stdout nobody reads (a
 // parent that died, or stopped reading), a database that does not answer, requests in flight, workers.
 const SHUTDOWN_TIMEOUT_MS = 1000;
 const BOUND_MS = SHUTDOWN_TIMEOUT_MS + 5000;
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function get(url: string, path: string, agent: Agent | false = false) {
-  return new Promise<Answer>((done, fail) => {
-    const req = request(`${url}${path}`, { agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk) => {
-        body += chunk;
-      });
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
 
 /** Logs enough request lines (about 250 bytes each) to fill the pipe's buffer (some 200 KiB) over. */
 async function logPlenty(url: string) {

@@ -69,13 +69,13 @@ builder.subscriptionFields((t) => ({
           },
         });
       }
-      const version = async () =>
-        (await prisma.inventoryItem.findUnique({ where: { petId }, select: { version: true } }))?.version;
-      if ((await version()) === undefined) throw notFound('Pet', petId);
       const watched = String(petId);
-      return feed.watch({
+      return feed.watchRow({
+        row: `inventory:${watched}`,
+        version: async () =>
+          (await prisma.inventoryItem.findUnique({ where: { petId }, select: { version: true } }))?.version,
         accepts: (change): change is InventoryChange => isInventory(change) && change.petId === watched,
-        baseline: async () => new Map([[`inventory:${watched}`, (await version()) ?? -1]]),
+        missing: () => notFound('Pet', petId),
       });
     },
     resolve: (change) => change,
@@ -88,13 +88,12 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_root, { id }, { prisma, feed, caller }) => {
       // A key watches the orders it may read (docs/keys.md); any other is answered as one that does not exist.
       const where = { id, ...ordersWithin(orderAccessOf(caller)) };
-      const version = async () =>
-        (await prisma.order.findFirst({ where, select: { version: true } }))?.version;
-      if ((await version()) === undefined) throw notFound('Order', id);
       const watched = String(id);
-      return feed.watch({
+      return feed.watchRow({
+        row: `order:${watched}`,
+        version: async () => (await prisma.order.findFirst({ where, select: { version: true } }))?.version,
         accepts: (change): change is OrderChange => isOrder(change) && change.id === watched,
-        baseline: async () => new Map([[`order:${watched}`, (await version()) ?? -1]]),
+        missing: () => notFound('Order', id),
       });
     },
     resolve: (change) => change,
