@@ -1,7 +1,7 @@
 import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
-import { get } from '../support/http-get.ts';
+import { get } from '../support/node-http.ts';
 
 const categories = '/categories?limit=1';
 
@@ -24,7 +24,7 @@ describe('draining on SIGTERM with SHUTDOWN_DELAY_MS', () => {
 
     const readiness = await get(url, '/readyz');
     expect(readiness.status).toBe(503);
-    expect(JSON.parse(readiness.body)).toEqual({ status: 'draining' });
+    expect(readiness.body).toEqual({ status: 'draining' });
     // The kept-alive connection is still served, and told to close; new connections are still accepted.
     const kept = await get(url, categories, agent);
     expect([kept.status, kept.connection]).toEqual([200, 'close']);

@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmptyTestDatabase, type EmptyTestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
-import { get } from '../support/http-get.ts';
+import { get } from '../support/node-http.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 // SIGTERM ends the gateway within SHUTDOWN_TIMEOUT_MS + 5 s whatever it waits for: a stdout nobody reads (a
@@ -88,7 +88,7 @@ describe('SIGTERM stops the gateway whatever it waits for', { timeout: 90_000 },
     const stopped = stopTime(gateway);
     const answer = await waiting;
     expect(answer.status).toBe(503);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+    expect(answer.body).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
     expect(await stopped).toBeLessThan(BOUND_MS);
   });
 });

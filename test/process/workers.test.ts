@@ -1,57 +1,14 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contract/scopes.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { placeOrder } from '../../src/store/orders.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import { type Answer, send } from '../support/node-http.ts';
 import { slowUpload } from '../support/slow-upload.ts';
 
 const PER_FIELD_LIMIT = 15;
-
-interface Answer {
-  status: number;
-  requestId: string;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions, not types
-  body: any;
-}
-
-/**
- * One request, by default on a connection of its own (no keep-alive), so that node:cluster hands each request
- * to a worker anew; with `agent`, on that agent's connections.
- */
-function send(
-  url: string,
-  path: string,
-  init: { method?: string; key?: string; body?: unknown; agent?: Agent } = {},
-) {
-  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Promise<Answer>((done, fail) => {
-    const req = request(`${url}${path}`, {
-      method: init.method ?? 'GET',
-      agent: init.agent ?? false,
-      headers: {
-        ...(init.key && { 'x-api-key': init.key }),
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-      },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk) => {
-        text += chunk;
-      });
-      res.on('end', () =>
-        done({
-          status: res.statusCode ?? 0,
-          requestId: String(res.headers['x-request-id']),
-          body: text && res.headers['content-type']?.includes('json') ? JSON.parse(text) : text,
-        }),
-      );
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
-}
 
 const graphql = (url: string, key: string, query: string) =>
   send(url, '/graphql', { method: 'POST', key, body: { query } });
