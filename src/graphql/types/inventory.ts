@@ -1,5 +1,6 @@
 import { found } from '../../contract/errors.ts';
 import { describe } from '../../contract/stability.ts';
+import { readTogether } from '../../db/read-together.ts';
 import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
@@ -55,7 +56,11 @@ builder.queryFields((t) => ({
     description: describe('inventoryItem', 'The inventory entry of one pet.'),
     args: petIdArg,
     resolve: (query, _root, { petId }, { prisma }) =>
-      found(prisma.inventoryItem.findUnique({ ...query, where: { petId } }), 'Pet', petId),
+      found(
+        readTogether(() => prisma.inventoryItem.findUnique({ ...query, where: { petId } })),
+        'Pet',
+        petId,
+      ),
   }),
 }));
 
