@@ -10,7 +10,7 @@ export function derivePostgresSchema(sqliteSchema: string): string {
     .replace(/^\/\/.*\n/gm, (line) => (line.includes('hand-written') || line.includes('derived') ? '' : line))
     .replace(/generator pothos \{[^}]*\}\n\n/, '')
     // Models documented as "SQLite only" (their triggers are SQLite's) are left out, with their comment.
-    .replace(/\n(?:\/\/\/.*\n)*\/\/\/ SQLite only[^]*?\n\}\n/g, '')
+    .replace(/\n(?:\/\/\/.*\n)*\/\/\/ SQLite only[\s\S]*?\n\}\n/g, '')
     .replace('provider = "sqlite"', 'provider = "postgresql"')
     .replace('output       = "../src/generated/sqlite"', 'output       = "../../src/generated/postgresql"');
   return header + body.replace(/^\n+/, '\n');
