@@ -32,7 +32,12 @@ beforeAll(async () => {
     'mutation($petId: Int64!) { updateInventory(petId: $petId, input: { quantity: 2 }) { quantity } placeOrder(input: { petId: $petId, quantity: 1 }) { id } }',
     { petId: pet.id },
   );
-  Object.assign(sampleIds, { Pet: pet.id, InventoryItem: pet.id, Category: pet.categoryId, Order: placeOrder.id });
+  Object.assign(sampleIds, {
+    Pet: pet.id,
+    InventoryItem: pet.id,
+    Category: pet.categoryId,
+    Order: placeOrder.id,
+  });
   const { target } = app.database.db;
   if (target.provider !== 'sqlite') throw new Error('the response cache is SQLite only');
   const db = new Sqlite(target.file, { readonly: true });
@@ -59,7 +64,8 @@ function representativeQuery(field: GraphQLField<unknown, unknown>): string {
   const model = isObjectType(type) ? (type.extensions?.pothosPrismaModel as string | undefined) : undefined;
   const args = required.map((arg) => {
     const id = model && sampleIds[model];
-    if (id === undefined) throw new Error(`no sample value for ${field.name}(${arg.name}:): add one to this test`);
+    if (id === undefined)
+      throw new Error(`no sample value for ${field.name}(${arg.name}:): add one to this test`);
     return `${arg.name}: ${id}`;
   });
   const selection = isObjectType(type) ? ` { ${selectionOf(type, 4)} }` : '';
@@ -67,7 +73,9 @@ function representativeQuery(field: GraphQLField<unknown, unknown>): string {
 }
 
 const tablesNamedIn = (sql: string[]) =>
-  [...new Set(sql.flatMap((text) => tables.filter((table) => new RegExp(`[\`"]${table}[\`"]`).test(text))))].sort();
+  [
+    ...new Set(sql.flatMap((text) => tables.filter((table) => new RegExp(`[\`"]${table}[\`"]`).test(text)))),
+  ].sort();
 
 it.each(Object.keys(schema.getQueryType()?.getFields() ?? {}))(
   'Query.%s reads only the tables the response cache takes its results to depend on',
@@ -88,7 +96,9 @@ it.each(Object.keys(schema.getQueryType()?.getFields() ?? {}))(
 );
 
 it('takes a pet with its category to depend on pets and categories only, and a field it cannot place on all', () => {
-  const pet = parse('{ pets(first: 1) { edges { node { name category { name } } } pageInfo { hasNextPage } } }');
+  const pet = parse(
+    '{ pets(first: 1) { edges { node { name category { name } } } pageInfo { hasNextPage } } }',
+  );
   expect(dependenciesOf(pet, schema)).toEqual(['Category', 'Pet']);
   expect(dependenciesOf(parse('{ inventory { edges { node { quantity status } } } }'), schema)).toEqual([
     'InventoryItem',
