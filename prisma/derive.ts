@@ -9,6 +9,8 @@ export function derivePostgresSchema(sqliteSchema: string): string {
   const body = sqliteSchema
     .replace(/^\/\/.*\n/gm, (line) => (line.includes('hand-written') || line.includes('derived') ? '' : line))
     .replace(/generator pothos \{[^}]*\}\n\n/, '')
+    // Models documented as "SQLite only" (their triggers are SQLite's) are left out, with their comment.
+    .replace(/\n(?:\/\/\/.*\n)*\/\/\/ SQLite only[\s\S]*?\n\}\n/g, '')
     .replace('provider = "sqlite"', 'provider = "postgresql"')
     .replace('output       = "../src/generated/sqlite"', 'output       = "../../src/generated/postgresql"');
   return header + body.replace(/^\n+/, '\n');

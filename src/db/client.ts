@@ -8,7 +8,7 @@ import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { withSerializedTransactions } from './sqlite-adapter-patch.ts';
 import { statementNames, withStatementCache } from './statement-cache.ts';
 import { observeStatements } from './statement-observer.ts';
-import { watchStoreVersion } from './store-version.ts';
+import { type TableVersions, watchStoreVersion } from './store-version.ts';
 
 // Both generated clients have the same model API (prisma/postgresql is derived from prisma/schema.prisma);
 // the SQLite client's type is the one the rest of the code is written against.
@@ -24,6 +24,8 @@ export interface Database {
    * any connection of any process. Only SQLite has one: on PostgreSQL the same question costs a round trip.
    */
   readonly storeVersion?: () => number;
+  /** SQLite's per-table change counters, read with the store version (src/db/store-version.ts). */
+  readonly tableVersions?: () => TableVersions | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     const watcher = watchStoreVersion(target.file);
     return opened(prisma, target, {
       storeVersion: watcher.storeVersion,
+      tableVersions: watcher.tableVersions,
       close: () => watcher.close(),
     });
   }
@@ -91,13 +94,14 @@ async function openSqlite(adapter: PrismaBetterSqlite3, timeouts: DatabaseTimeou
 function opened(
   prisma: Db,
   target: DatabaseTarget,
-  extra: { pool?: PoolCounts; storeVersion?: () => number; close?: () => void },
+  extra: Pick<Database, 'pool' | 'storeVersion' | 'tableVersions'> & { close?: () => void },
 ): Database {
   return {
     prisma,
     target,
     pool: extra.pool,
     storeVersion: extra.storeVersion,
+    tableVersions: extra.tableVersions,
     ping: async () => {
       await prisma.$queryRawUnsafe('SELECT 1');
     },

@@ -100,7 +100,7 @@ export async function createPipeline({
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
 
-  const { storeVersion } = db;
+  const { storeVersion, tableVersions } = db;
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
@@ -116,8 +116,10 @@ export async function createPipeline({
     responseCache:
       storeVersion && config.responseCacheEntries > 0
         ? {
+            storeVersion,
+            tableVersions,
             // A result cached before the sunset must not answer pet(id:) after it: passing it is a change.
-            storeVersion: () => storeVersion() * 2 + Number(petsById.isSunset()),
+            epoch: () => Number(petsById.isSunset()),
             maxEntries: config.responseCacheEntries,
             onLookup: metrics.observeCache,
           }

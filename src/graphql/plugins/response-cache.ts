@@ -2,8 +2,11 @@ import {
   BREAK,
   type DocumentNode,
   type ExecutionResult,
+  type GraphQLNamedType,
   type GraphQLSchema,
+  getNamedType,
   getOperationAST,
+  isObjectType,
   TypeInfo,
   visit,
   visitWithTypeInfo,
@@ -15,17 +18,33 @@ import type { Context } from '../context.ts';
 export interface ResponseCacheOptions {
   /**
    * A number that differs from the one read before whenever the store may have changed since, whoever
-   * changed it (this process, another gateway process, a script).
+   * changed it (this process, another gateway process, a script). Read before every lookup: it must be cheap.
    */
   storeVersion: () => number;
+  /**
+   * Each table's change counter, read only after the store version moved, and at least as recent as it. Without
+   * it, or when it answers undefined, or when the store version moved with no counter, every kept result is
+   * dropped (a change the counters do not tell).
+   */
+  tableVersions?: () => ReadonlyMap<string, number> | undefined;
+  /** A number whose every change drops every kept result: a change that is not the store's (a sunset passed). */
+  epoch?: () => number;
   /** Results kept, the least recently used going first. */
   maxEntries: number;
   /** Told of each lookup (metrics). */
   onLookup?: (hit: boolean) => void;
 }
 
+/** What a document's results were read from: some tables (by Prisma model name), or, when unknown, all. */
+type Dependencies = readonly string[] | 'all';
+
 interface Entry {
-  storeVersion: number;
+  /** `changes` when the result was read, for a result that depends on all tables. */
+  changes: number;
+  /** `resets` when the result was read. */
+  resets: number;
+  /** The counters of its tables when it was read, in the order of the document's dependencies. */
+  versions: readonly (number | undefined)[];
   result: ExecutionResult;
 }
 
@@ -37,29 +56,77 @@ export const CALLER_DEPENDENT = 'callerDependent';
 export const callerDependent = { [CALLER_DEPENDENT]: true } as const;
 
 /**
- * Answers a query operation (GraphQL, or a REST route's) from memory while the store version read before it first
- * executed has not moved, so no committed write is ever hidden and no time-to-live is needed (docs/database.md).
- * Not @envelop/response-cache: it invalidates by the entities a mutation returns, which misses side effects and
- * other processes' writes.
+ * The schema's mark on a field that reads tables its type does not show (a Prisma object type reads its model's
+ * table; a connection or edge, its node's): `extensions: readsTables('Order', ...)`, by Prisma model name. A
+ * root field whose type shows no table and that has no mark makes its results depend on every table.
+ */
+export const READS_TABLES = 'readsTables';
+export const readsTables = (...models: string[]) => ({ [READS_TABLES]: models }) as const;
+
+/**
+ * Answers a query operation (GraphQL, or a REST route's) from memory while no table it read from has changed
+ * since it first executed, so no committed write is ever hidden and no time-to-live is needed
+ * (docs/database.md). The store version is checked first (about a microsecond); only when it moved are the
+ * per-table counters read, and a result is dropped only when a table that its document selects (the schema
+ * says which) changed: an order placed leaves cached pets in place. Not @envelop/response-cache: it invalidates
+ * by the entities a mutation returns, which misses side effects and other processes' writes.
  */
 export function useResponseCache({
   storeVersion,
+  tableVersions,
+  epoch = () => 0,
   maxEntries,
   onLookup,
 }: ResponseCacheOptions): Plugin<Context> {
   const entries = new LRUCache<string, Entry>({ max: maxEntries });
   // Yoga's parse cache and the REST routes hand the same document object for the same text.
-  const documentIds = new WeakMap<DocumentNode, string | null>();
+  const documents = new WeakMap<DocumentNode, { id: string; dependencies: Dependencies } | null>();
   let lastDocumentId = 0;
   let lastStoreVersion: number | undefined;
+  let lastEpoch: number | undefined;
+  let lastTables: ReadonlyMap<string, number> | undefined;
+  // Raised when any table changed, and when the store changed in a way the counters do not tell.
+  let changes = 0;
+  let resets = 0;
 
-  function documentId(document: DocumentNode, schema: GraphQLSchema): string | null {
-    let id = documentIds.get(document);
-    if (id === undefined) {
-      id = readsCallerState(document, schema) ? null : String(++lastDocumentId);
-      documentIds.set(document, id);
+  function documentOf(document: DocumentNode, schema: GraphQLSchema) {
+    let known = documents.get(document);
+    if (known === undefined) {
+      const dependencies = dependenciesOf(document, schema);
+      known = dependencies === null ? null : { id: String(++lastDocumentId), dependencies };
+      documents.set(document, known);
     }
-    return id;
+    return known;
+  }
+
+  /** Catches up with the store: counts the changes since the last lookup. */
+  function observeStore(): void {
+    const version = storeVersion();
+    const era = epoch();
+    if (version === lastStoreVersion && era === lastEpoch) return;
+    const tables = tableVersions?.();
+    changes++;
+    if (era !== lastEpoch || !tables || !lastTables || !someChanged(lastTables, tables)) {
+      resets++;
+      entries.clear();
+    }
+    lastStoreVersion = version;
+    lastEpoch = era;
+    lastTables = tables;
+  }
+
+  function versionsOf(dependencies: Dependencies): (number | undefined)[] {
+    return dependencies === 'all' ? [] : dependencies.map((table) => lastTables?.get(table));
+  }
+
+  function current(entry: Entry | undefined, dependencies: Dependencies): entry is Entry {
+    if (!entry || entry.resets !== resets) return false;
+    if (dependencies === 'all') return entry.changes === changes;
+    // A table without a counter is never current.
+    return dependencies.every((table, i) => {
+      const version = lastTables?.get(table);
+      return version !== undefined && version === entry.versions[i];
+    });
   }
 
   return {
@@ -67,29 +134,33 @@ export function useResponseCache({
       // A query batched with a keyed write reads that write's transaction, whose changes may yet be undone
       // (a rollback leaves the store version where it was).
       if (args.contextValue.transaction) return;
-      const id = documentId(args.document, args.schema);
-      if (id === null || getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
-      const version = storeVersion();
-      if (version !== lastStoreVersion) {
-        entries.clear();
-        lastStoreVersion = version;
-      }
-      const key = `${id}:${args.operationName ?? ''}:${variablesKey(args.variableValues)}`;
+      const document = documentOf(args.document, args.schema);
+      if (document === null || getOperationAST(args.document, args.operationName)?.operation !== 'query')
+        return;
+      observeStore();
+      const key = `${document.id}:${args.operationName ?? ''}:${variablesKey(args.variableValues)}`;
       const entry = entries.get(key);
-      const hit = entry?.storeVersion === version;
+      const hit = current(entry, document.dependencies);
       onLookup?.(hit);
       if (hit) {
-        setResultAndStopExecution({ ...(entry as Entry).result });
+        setResultAndStopExecution({ ...entry.result });
         return;
       }
+      // The versions before executing: a write committed while the query runs leaves the result behind them.
+      const read = { changes, resets, versions: versionsOf(document.dependencies) };
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result || result.errors?.length) return;
-          entries.set(key, { storeVersion: version, result });
+          entries.set(key, { ...read, result });
         },
       };
     },
   };
+}
+
+function someChanged(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): boolean {
+  for (const [table, version] of after) if (before.get(table) !== version) return true;
+  return false;
 }
 
 // REST routes hand Int64 parameters over as BigInts (GraphQL requests never do): a BigInt is keyed as the string
@@ -97,18 +168,51 @@ export function useResponseCache({
 const variablesKey = (variables: unknown) =>
   JSON.stringify(variables ?? {}, (_name, value) => (typeof value === 'bigint' ? String(value) : value));
 
-function readsCallerState(document: DocumentNode, schema: GraphQLSchema): boolean {
+/**
+ * The tables a document's results are read from, by the schema's marks (see READS_TABLES); null when it selects
+ * a field that depends on the caller (CALLER_DEPENDENT), whose results are never kept.
+ */
+export function dependenciesOf(document: DocumentNode, schema: GraphQLSchema): Dependencies | null {
   const typeInfo = new TypeInfo(schema);
-  let found = false;
+  const tables = new Set<string>();
+  let all = false;
+  let callerState = false;
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
-      Field() {
-        if (!typeInfo.getFieldDef()?.extensions?.[CALLER_DEPENDENT]) return;
-        found = true;
-        return BREAK;
+      Field(node) {
+        const field = typeInfo.getFieldDef();
+        // Introspection (__typename, __schema) reads no table.
+        if (node.name.value.startsWith('__')) return;
+        if (!field || field.extensions?.[CALLER_DEPENDENT]) {
+          callerState = true;
+          return BREAK;
+        }
+        const declared = field.extensions?.[READS_TABLES] as readonly string[] | undefined;
+        for (const table of declared ?? []) tables.add(table);
+        const model = modelOf(getNamedType(field.type));
+        if (model) tables.add(model);
+        // Below the root, a field without a table of its own is read from its parent object, whose field counted it.
+        const parent = typeInfo.getParentType();
+        if (!declared && !model && parent && isRootType(parent, schema)) all = true;
       },
     }),
   );
-  return found;
+  if (callerState) return null;
+  return all ? 'all' : [...tables].sort();
 }
+
+/** The Prisma model behind a type: a Pothos prismaObject's own; a connection's or an edge's, its node's. */
+function modelOf(type: GraphQLNamedType): string | undefined {
+  if (!isObjectType(type)) return undefined;
+  const model = type.extensions?.pothosPrismaModel;
+  if (typeof model === 'string') return model;
+  const { edges, node } = type.getFields();
+  const inner = node ?? edges;
+  return inner ? modelOf(getNamedType(inner.type)) : undefined;
+}
+
+const isRootType = (type: GraphQLNamedType, schema: GraphQLSchema) =>
+  type === schema.getQueryType() ||
+  type === schema.getMutationType() ||
+  type === schema.getSubscriptionType();

@@ -1,0 +1,142 @@
+import Sqlite from 'better-sqlite3';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+// The response cache drops only the results that read a table that changed (per-table counters kept by
+// triggers, src/db/store-version.ts): a write to orders or stock leaves cached pets in place, and a change to
+// the tables a result read shows at once, whoever made it.
+
+let app: TestApp;
+let statements: string[] = [];
+/** SQL the store ran for one request (the API key lookup, cached by the rate-limit layer, aside). */
+async function storeStatementsOf<T>(request: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+  statements = [];
+  const result = await request();
+  return { result, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
+});
+afterAll(() => app.close());
+
+// A pet with its category's name, as the benchmark reads it: no stock, no orders.
+const PET = 'query($id: Int64!) { pets(ids: [$id]) { edges { node { id name category { name } } } } }';
+const petOf = (data: { pets: { edges: { node: unknown }[] } }) => data.pets.edges[0]?.node;
+const STOCK = 'query($petId: Int64!) { inventoryItem(petId: $petId) { quantity status } }';
+
+async function restockedPet(name: string, quantity: number) {
+  const pet = await app.createPet({ name });
+  await setStock(pet.id, quantity);
+  return pet;
+}
+const setStock = (petId: number, quantity: number) =>
+  app.ok(
+    'mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }',
+    { petId, q: quantity },
+  );
+
+/** A script's write: its own connection to the database file, no gateway involved. */
+function script(sql: string, ...params: unknown[]) {
+  const { target } = app.database.db;
+  if (target.provider !== 'sqlite') throw new Error('the response cache is SQLite only');
+  const db = new Sqlite(target.file);
+  try {
+    db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+it('keeps a pet read across orders placed and cancelled and stock set, without running SQL', async () => {
+  const pet = await restockedPet('Steady', 5);
+  const first = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
+  expect(first.sql.length).toBeGreaterThan(0);
+
+  const { placeOrder } = await app.ok(
+    'mutation($petId: Int64!) { placeOrder(input: { petId: $petId, quantity: 2 }) { id } }',
+    { petId: pet.id },
+  );
+  await app.ok('mutation($id: Int64!) { cancelOrder(id: $id) { id } }', { id: placeOrder.id });
+  await setStock(pet.id, 9);
+
+  const again = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
+  expect(again.sql).toEqual([]);
+  expect(again.result).toEqual(first.result);
+});
+
+it('shows a pet or category write made through the API at once', async () => {
+  const pet = await restockedPet('Before', 1);
+  await app.ok(PET, { id: pet.id });
+  await app.ok('mutation($id: Int64!) { updatePet(id: $id, input: { name: "After" }) { id } }', {
+    id: pet.id,
+  });
+  expect(petOf(await app.ok(PET, { id: pet.id }))).toMatchObject({ name: 'After' });
+
+  await app.ok(
+    'mutation($id: Int64!) { updateCategory(id: $id, input: { name: "Renamed animals" }) { id } }',
+    {
+      id: pet.categoryId,
+    },
+  );
+  expect(petOf(await app.ok(PET, { id: pet.id }))).toMatchObject({ category: { name: 'Renamed animals' } });
+});
+
+it('shows a pet or category write made by a script on the database file at once', async () => {
+  const pet = await restockedPet('Scripted', 1);
+  await app.ok(PET, { id: pet.id });
+  script('UPDATE "Pet" SET "name" = ? WHERE "id" = ?', 'Renamed by a script', pet.id);
+  expect(petOf(await app.ok(PET, { id: pet.id }))).toMatchObject({ name: 'Renamed by a script' });
+
+  script('UPDATE "Category" SET "name" = ? WHERE "id" = ?', 'Animals, by a script', pet.categoryId);
+  expect(petOf(await app.ok(PET, { id: pet.id }))).toMatchObject({
+    category: { name: 'Animals, by a script' },
+  });
+});
+
+it('shows an order in the stock it took at once, and a script setting the stock', async () => {
+  const pet = await restockedPet('Stocked', 3);
+  expect((await app.ok(STOCK, { petId: pet.id })).inventoryItem).toEqual({
+    quantity: 3,
+    status: 'available',
+  });
+  await app.ok('mutation($petId: Int64!) { placeOrder(input: { petId: $petId, quantity: 3 }) { id } }', {
+    petId: pet.id,
+  });
+  expect((await app.ok(STOCK, { petId: pet.id })).inventoryItem).toEqual({ quantity: 0, status: 'pending' });
+
+  script('UPDATE "InventoryItem" SET "quantity" = 7 WHERE "petId" = ?', pet.id);
+  expect((await app.ok(STOCK, { petId: pet.id })).inventoryItem).toEqual({
+    quantity: 7,
+    status: 'available',
+  });
+});
+
+it('counts the changes of every table of the store', async () => {
+  const { target } = app.database.db;
+  if (target.provider !== 'sqlite') throw new Error('the response cache is SQLite only');
+  const db = new Sqlite(target.file, { readonly: true });
+  try {
+    const tables = db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name NOT IN ('_prisma_migrations', 'TableVersion') ORDER BY name`,
+      )
+      .pluck()
+      .all();
+    const counted = db.prepare('SELECT name FROM "TableVersion" ORDER BY name').pluck().all();
+    expect(counted).toEqual(tables);
+    for (const table of tables) {
+      const triggers = db
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? ORDER BY name`)
+        .pluck()
+        .all(table);
+      expect(triggers).toEqual([
+        `${table}_delete_version`,
+        `${table}_insert_version`,
+        `${table}_update_version`,
+      ]);
+    }
+  } finally {
+    db.close();
+  }
+});
