@@ -1,6 +1,8 @@
 // The process: configuration, then one of three roles (src/process/). With WORKERS=1 (the default) it does
 // everything itself; with WORKERS > 1 it is a node:cluster primary that prepares the database and supervises
 // the workers, and each worker it forks serves.
+// First: V8 settings that must be made before anything compiles (modules run in the order they are imported).
+import './process/v8-flags.ts';
 import { isGatewayWorker } from './cluster/role.ts';
 import { loadConfig } from './config/index.ts';
 import { ConfigError } from './config/read.ts';

@@ -6,6 +6,7 @@ import { type DatabaseTarget, parseDatabaseUrl } from '../config/database-url.ts
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { withSerializedTransactions } from './sqlite-adapter-patch.ts';
+import { withConnectionSettings } from './sqlite-connection.ts';
 import { statementNames, withStatementCache } from './statement-cache.ts';
 import { observeStatements } from './statement-observer.ts';
 import { type TableVersions, watchStoreVersion } from './store-version.ts';
@@ -51,9 +52,12 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
 
   if (target.provider === 'sqlite') {
     const adapter = withSerializedTransactions(
-      withStatementCache(new PrismaBetterSqlite3({ url: `file:${target.file}` })),
+      withStatementCache(
+        withConnectionSettings(new PrismaBetterSqlite3({ url: `file:${target.file}` }), timeouts.statementMs),
+      ),
     );
-    const prisma = await openSqlite(observed(adapter), timeouts);
+    // Nothing is asked of Prisma yet: its query compiler is loaded by the first query, as on PostgreSQL.
+    const prisma = new SqliteClient({ adapter: observed(adapter) });
     const watcher = watchStoreVersion(target.file);
     return opened(prisma, target, {
       storeVersion: watcher.storeVersion,
@@ -78,17 +82,6 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
   });
   const prisma = new PostgresClient({ adapter: observed(adapter) }) as unknown as Db;
   return opened(prisma, target, { pool });
-}
-
-async function openSqlite(adapter: PrismaBetterSqlite3, timeouts: DatabaseTimeouts): Promise<Db> {
-  const prisma = new SqliteClient({ adapter });
-  // WAL lets readers run beside the writer; NORMAL is durable across process crashes in WAL mode.
-  await prisma.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-  await prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL');
-  // How long a write waits for another process's write lock before it fails (SQLITE_BUSY: UNAVAILABLE).
-  await prisma.$executeRawUnsafe(`PRAGMA busy_timeout = ${timeouts.statementMs}`);
-  await prisma.$executeRawUnsafe('PRAGMA foreign_keys = ON');
-  return prisma;
 }
 
 function opened(
