@@ -81,6 +81,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   cluster.on('exit', (worker, code, signal) => {
     workers.delete(worker);
     if (stopping) {
+      logger.info({ worker: worker.process.pid, code, signal }, 'worker stopped');
       // A worker still starting has no handler yet: the drain signal ends it, with nothing in flight.
       if (code !== 0 && signal !== 'SIGTERM') process.exitCode = 1;
       if (workers.size === 0) allExited();

@@ -9,8 +9,10 @@ import { CLOSING_MS, stopOnSignals } from './signals.ts';
 export async function runSingle(config: Config, logger: Logger): Promise<void> {
   const { applied, db } = await prepareDatabase(config, logger);
   const gateway = await serve(config, db, logger);
-  announce(logger, config, gateway.url, applied, gateway.metricsUrl);
+  // Handled before the announcement: whoever reads it may stop the gateway at once, and the line can reach them
+  // (it is written off the event loop) before the next statement here has run.
   stopOnSignals(logger, gateway.stop, {
     deadlineMs: config.shutdownDelayMs + config.shutdownTimeoutMs + CLOSING_MS,
   });
+  announce(logger, config, gateway.url, applied, gateway.metricsUrl);
 }

@@ -52,7 +52,10 @@ export async function startGatewayProcess(
     for (;;) {
       const found = lines.find(matches);
       if (found) return found;
-      if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}:\n${stderr}`);
+      if (child.exitCode !== null) {
+        const log = lines.map((line) => `${line.pid} ${line.msg}`).join('\n');
+        throw new Error(`the gateway exited with ${child.exitCode}:\n${stderr}${log && `\nits log:\n${log}`}`);
+      }
       await Promise.race([new Promise<void>((wake) => waiters.add(wake)), exited]);
     }
   }
