@@ -54,7 +54,9 @@ export async function startGatewayProcess(
       if (found) return found;
       if (child.exitCode !== null) {
         const log = lines.map((line) => `${line.pid} ${line.msg}`).join('\n');
-        throw new Error(`the gateway exited with ${child.exitCode}:\n${stderr}${log && `\nits log:\n${log}`}`);
+        throw new Error(
+          `the gateway exited with ${child.exitCode}:\n${stderr}${log && `\nits log:\n${log}`}`,
+        );
       }
       await Promise.race([new Promise<void>((wake) => waiters.add(wake)), exited]);
     }
