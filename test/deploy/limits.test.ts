@@ -1,53 +1,8 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerStats } from '../../deploy/local-cluster.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
+import { send } from '../support/node-http.ts';
 import { startTestCluster, type TestCluster } from './cluster.ts';
-
-interface Answer {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions, not types
-  body: any;
-}
-
-/** One request on a connection of its own, from `from` (a loopback address) when given. */
-function send(
-  url: string,
-  path: string,
-  init: {
-    method?: string;
-    key?: string;
-    body?: unknown;
-    from?: string;
-    headers?: Record<string, string>;
-  } = {},
-) {
-  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Promise<Answer>((done, fail) => {
-    const req = request(`${url}${path}`, {
-      method: init.method ?? 'GET',
-      agent: false,
-      localAddress: init.from,
-      headers: {
-        ...init.headers,
-        ...(init.key && { 'x-api-key': init.key }),
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-      },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk) => {
-        text += chunk;
-      });
-      res.on('end', () => {
-        const json = res.headers['content-type']?.startsWith('application/json');
-        done({ status: res.statusCode ?? 0, body: json ? JSON.parse(text) : text });
-      });
-    });
-    req.on('error', fail);
-    req.end(body);
-  });
-}
 
 const count = <T>(items: T[], value: T) => items.filter((item) => item === value).length;
 

@@ -1,22 +1,16 @@
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startCountingTestApp, type TestApp } from '../support/app.ts';
 
 // The response cache drops only the results that read a table that changed (per-table counters kept by
 // triggers, src/db/store-version.ts): a write to orders or stock leaves cached pets in place, and a change to
 // the tables a result read shows at once, whoever made it.
 
 let app: TestApp;
-let statements: string[] = [];
-/** SQL the store ran for one request (the API key lookup, cached by the rate-limit layer, aside). */
-async function storeStatementsOf<T>(request: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
-  statements = [];
-  const result = await request();
-  return { result, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
-}
+let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
 
 beforeAll(async () => {
-  app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
+  ({ app, storeStatementsOf } = await startCountingTestApp());
 });
 afterAll(() => app.close());
 

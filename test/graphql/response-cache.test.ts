@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startCountingTestApp, type TestApp } from '../support/app.ts';
 
 // The response cache (src/graphql/plugins/response-cache.ts), on by default on SQLite, the only store with a
 // per-request check of "has anything changed?" (response-cache-off.db.test.ts: where it is off).
 
 let app: TestApp;
-let statements: string[] = [];
-/** SQL the store ran for one request (the API key lookup, cached by the rate-limit layer, aside). */
-async function storeStatementsOf<T>(request: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
-  statements = [];
-  const result = await request();
-  return { result, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
-}
+let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
 
 beforeAll(async () => {
-  app = await startTestApp({ onQuery: (sql) => statements.push(sql) });
+  ({ app, storeStatementsOf } = await startCountingTestApp());
 });
 afterAll(() => app.close());
 

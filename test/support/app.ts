@@ -112,3 +112,19 @@ export async function startTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/**
+ * A test app that records the SQL it runs, and `storeStatementsOf`: the result of one request with the SQL the
+ * store ran for it (the API key lookup, cached by the rate-limit layer, aside), to tell an answer that executed
+ * from one the response cache gave.
+ */
+export async function startCountingTestApp(options: Parameters<typeof startTestApp>[0] = {}) {
+  let statements: string[] = [];
+  const app = await startTestApp({ ...options, onQuery: (sql) => statements.push(sql) });
+  async function storeStatementsOf<T>(request: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+    statements = [];
+    const result = await request();
+    return { result, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
+  }
+  return { app, storeStatementsOf };
+}

@@ -10,20 +10,30 @@ export interface Answer {
 }
 
 /**
- * One request over node:http, on a new connection unless `agent` keeps one: the process tests need to see the
- * connection itself (kept, or told to close) and to choose it, which fetch hides.
+ * One request over node:http, on a new connection unless `agent` keeps one, from the loopback address `from` when
+ * given: the process and deploy tests need to see the connection itself (kept, or told to close) and to choose it
+ * (its client address is the caller HAProxy forwards), which fetch hides.
  */
 export function send(
   url: string,
   path: string,
-  init: { method?: string; key?: string; body?: unknown; agent?: Agent | false } = {},
+  init: {
+    method?: string;
+    key?: string;
+    body?: unknown;
+    agent?: Agent | false;
+    from?: string;
+    headers?: Record<string, string>;
+  } = {},
 ) {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   return new Promise<Answer>((done, fail) => {
     const req = request(`${url}${path}`, {
       method: init.method ?? 'GET',
       agent: init.agent ?? false,
+      localAddress: init.from,
       headers: {
+        ...init.headers,
         ...(init.key && { 'x-api-key': init.key }),
         ...(body !== undefined && { 'content-type': 'application/json' }),
       },
