@@ -2,10 +2,11 @@ import { pino } from 'pino';
 
 export type Logger = pino.Logger;
 
-// The workers of WORKERS > 1 share the primary's stdout. A write to a pipe of at most PIPE_BUF bytes (4096 on
-// Linux) is never interleaved with other processes' writes, and pino's destination fills a write with whole
-// lines up to maxWrite: so another process's output never cuts a line (one longer than 4096 bytes aside).
-const PIPE_BUF = 4096;
+// pino's destination has one write under way at a time and starts the next when it completes, in the next turn
+// of the event loop: a turn's lines must fit in one write, or they pile up under load until MAX_UNWRITTEN_BYTES
+// and are dropped (at 4 KB per write, lines waited from about 900 requests a second: docs/performance.md). Each
+// process is the only writer of its stdout (the primary relays its workers': process/worker-output.ts).
+const MAX_WRITE_BYTES = 1024 * 1024;
 // While nobody reads stdout, lines wait in memory up to this much; later ones are dropped.
 const MAX_UNWRITTEN_BYTES = 16 * 1024 * 1024;
 
@@ -15,11 +16,10 @@ const outputs = new WeakMap<Logger, Output>();
 /** The process's structured log: one JSON object per line on stdout, with the level's name and an ISO time. */
 export function createLogger(level: string): Logger {
   // A stdout that nobody reads must not stop the process: the lines are written off the event loop (sync:
-  // false), and at most so many wait in memory. (A pipe shared with the cluster's workers is put back in
-  // blocking mode by each of them, so a write may still wait for a reader: see settleLog.)
+  // false), and at most so many wait in memory.
   const output = pino.destination({
     dest: 1,
-    maxWrite: PIPE_BUF,
+    maxWrite: MAX_WRITE_BYTES,
     sync: false,
     maxLength: MAX_UNWRITTEN_BYTES,
   });
@@ -33,6 +33,12 @@ export function createLogger(level: string): Logger {
   );
   outputs.set(logger, output);
   return logger;
+}
+
+/** Writes lines that are already formatted (a worker's, relayed by the primary) to the process's log output. */
+export function writeLogLines(logger: Logger, lines: string): void {
+  const output = outputs.get(logger);
+  if (output && !(output as unknown as { destroyed: boolean }).destroyed) output.write(lines);
 }
 
 /**

@@ -13,6 +13,7 @@ import { openMemoryCounterStore } from '../ratelimit/counters/memory.ts';
 import { announce } from './announce.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { CLOSING_MS, stopOnSignals } from './signals.ts';
+import { relayWorkerOutput, WORKER_STDIO } from './worker-output.ts';
 
 // A worker that dies before it ever listened failed to start (however slowly a loaded machine starts it). So
 // many failed starts in a row are a fault that more workers will not cure (the port is taken, the database
@@ -34,7 +35,14 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   serveClusterMetrics(config.metricsReuseMs);
 
   const workers = new Set<Worker>();
-  const fork = () => workers.add(cluster.fork(gatewayWorkerEnv));
+  const relays = new Set<Promise<void>>();
+  cluster.setupPrimary({ stdio: WORKER_STDIO });
+  const fork = () => {
+    const worker = cluster.fork(gatewayWorkerEnv);
+    workers.add(worker);
+    const relay = relayWorkerOutput(worker, logger).finally(() => relays.delete(relay));
+    relays.add(relay);
+  };
   const started = new WeakSet<Worker>();
   let stopping = false;
   let allExited = () => {};
@@ -56,6 +64,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     }, drainingMs + KILL_AFTER_MS);
     await exited;
     clearTimeout(killer);
+    // Their last lines (`stopped`) may still be on their way through the pipes.
+    await Promise.all(relays);
   };
   const begin = stopOnSignals(logger, stop, {
     deadlineMs: config.shutdownDelayMs + config.shutdownTimeoutMs + EXIT_AFTER_MS,
