@@ -10,8 +10,5 @@ import v8 from 'node:v8';
 // measurable difference to CPU per request; Liftoff's code is kept.
 v8.setFlagsFromString('--liftoff-only');
 
-// Under load a request's objects often outlive two scavenges and are promoted; V8 then let the old generation grow
-// to about three times what stays live (150 MB for 45-50 MB) before collecting it, so RSS climbed for the first
-// half minute of load to about 285 MB. Growing by half of what is live instead keeps it near 190 MB, reached within
-// seconds, for more frequent full collections (their CPU cost is in docs/performance.md: re-take it when tuning).
-v8.setFlagsFromString('--heap-growing-percent=50');
+// Not `--heap-growing-percent=50`: it kept the heap 50-180 MB smaller under load for 9-18% more CPU per request
+// and 10-18 ms more p99 (docs/performance.md, "Memory").
