@@ -62,13 +62,17 @@ export function describeMachine(): Pick<
 > {
   return {
     timestamp: new Date().toISOString(),
-    commit: gitCommit(),
+    commit: COMMIT,
     node: process.version,
     cpus: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     loadAverage: os.loadavg()[0] ?? 0,
   };
 }
+
+// Read once, when the run starts: the first database's report, written into bench/results/, must not make the
+// second's look like uncommitted code.
+const COMMIT = gitCommit();
 
 function gitCommit(): string {
   const git = (...args: string[]) =>
