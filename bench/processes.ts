@@ -2,6 +2,7 @@
 // load generator in this process does not share their event loop.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,13 @@ export interface GatewayOptions {
 
 export const COMPILED_MAIN = 'dist/main.js';
 
+/** The node flags of `npm start` (package.json's start script): the heap sizes the gateway is run with. */
+export const START_FLAGS: string[] = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+)
+  .scripts.start.split(/\s+/)
+  .filter((word: string) => word.startsWith('--'));
+
 /**
  * The gateway as `npm start` runs it, on the given database, without its demo catalogue. The per-field
  * placeOrder limit is lifted: the rows measure placing orders, not refusing them.
@@ -38,7 +46,7 @@ export const COMPILED_MAIN = 'dist/main.js';
 export function startGateway(databaseUrl: string, options: GatewayOptions = {}): Promise<ServerProcess> {
   const main = options.main ?? COMPILED_MAIN;
   const loader = main.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  return startServer('gateway', [...(options.nodeOptions ?? []), ...loader, main], {
+  return startServer('gateway', [...START_FLAGS, ...(options.nodeOptions ?? []), ...loader, main], {
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     SEED_DEMO_DATA: 'false',

@@ -18,7 +18,14 @@ import {
   seedCatalogue,
 } from './database.ts';
 import { fire, type LoadResult, type LoadSettings, measure, summarize, type Workload } from './load.ts';
-import { COMPILED_MAIN, REPO_ROOT, type ServerProcess, startBaseline, startGateway } from './processes.ts';
+import {
+  COMPILED_MAIN,
+  REPO_ROOT,
+  type ServerProcess,
+  START_FLAGS,
+  startBaseline,
+  startGateway,
+} from './processes.ts';
 import { describeMachine, type Report, type Row, renderReport, saveReport, type Table } from './report.ts';
 import { rssDuring, rssMb } from './rss.ts';
 import { benchScenarios, type Scenario } from './scenarios.ts';
@@ -118,8 +125,9 @@ async function benchDatabase(database: Report['database'], databaseUrl: string, 
           'limit, no GraphQL).'
         : "Baseline: node:http + pg with named (prepared) statements and the gateway's pool size, on the same " +
           'schema (no key, no rate limit, no GraphQL).',
-      `Gateway: \`npm start\`'s compiled JavaScript (${COMPILED_MAIN}), NODE_ENV=production, an enterprise API ` +
-        'key on every request (the rate-limit layer counts each one).',
+      `Gateway: as \`npm start\` runs it (node ${[...START_FLAGS, COMPILED_MAIN].join(' ')}), NODE_ENV=production, ` +
+        'an enterprise API key on every request (the rate-limit layer counts each one). The baseline runs with ' +
+        "node's defaults.",
       'CPU µs/req: CPU time of the server (with its workers) over the responses it gave, from /proc; "ratio by ' +
         "CPU\" is the baseline's over the gateway's, the throughput ratio if each had the cores to itself. It holds " +
         'on a busy machine, where req/s follow whatever else the cores are doing.',
