@@ -2,7 +2,8 @@
 // database, each row measured A then B, then B then A in the next round, so that drift in the machine's speed
 // falls on both. Prints every round's raw req/s and p99 of both sides, the median B/A, and both idle RSS.
 // Env: BENCH_A / BENCH_B the entry points (default dist-a/main.js and dist/main.js; a .ts file runs under tsx),
-// BENCH_A_ENV / BENCH_B_ENV extra gateway settings as JSON, BENCH_ROUNDS (3), BENCH_ROWS (comma-separated
+// BENCH_A_ENV / BENCH_B_ENV extra gateway settings as JSON, BENCH_A_FLAGS / BENCH_B_FLAGS extra node flags
+// (space-separated, after npm start's), BENCH_ROUNDS (3), BENCH_ROWS (comma-separated
 // parts of row names; default the two reads by id and the page), DATABASE_URL (PostgreSQL, else SQLite),
 // and the knobs of `npm run bench` (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS).
 import { existsSync } from 'node:fs';
@@ -19,9 +20,16 @@ import { benchScenarios } from './scenarios.ts';
 import { settings } from './settings.ts';
 
 const sides = {
-  A: { main: process.env.BENCH_A ?? 'dist-a/main.js', env: JSON.parse(process.env.BENCH_A_ENV ?? '{}') },
-  B: { main: process.env.BENCH_B ?? 'dist/main.js', env: JSON.parse(process.env.BENCH_B_ENV ?? '{}') },
+  A: side('A', 'dist-a/main.js'),
+  B: side('B', 'dist/main.js'),
 };
+function side(name: 'A' | 'B', main: string) {
+  return {
+    main: process.env[`BENCH_${name}`] ?? main,
+    env: JSON.parse(process.env[`BENCH_${name}_ENV`] ?? '{}') as NodeJS.ProcessEnv,
+    flags: (process.env[`BENCH_${name}_FLAGS`] ?? '').split(/\s+/).filter(Boolean),
+  };
+}
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const wanted = (process.env.BENCH_ROWS ?? 'GraphQL pet(id),REST GET,GraphQL page').split(',');
 
@@ -51,15 +59,21 @@ async function main() {
   const load: LoadSettings = { ...settings, headers: key ? { 'x-api-key': key } : {} };
   const a = await startGateway(url, {
     main: sides.A.main,
+    nodeOptions: sides.A.flags,
     env: { RESPONSE_CACHE_ENTRIES: '0', ...sides.A.env },
   });
   const b = await startGateway(url, {
     main: sides.B.main,
+    nodeOptions: sides.B.flags,
     env: { RESPONSE_CACHE_ENTRIES: '0', ...sides.B.env },
   });
   await sleep(2000);
-  console.log(`A: ${sides.A.main} ${JSON.stringify(sides.A.env)}, idle RSS ${rssMb(a.pid).toFixed(1)} MB`);
-  console.log(`B: ${sides.B.main} ${JSON.stringify(sides.B.env)}, idle RSS ${rssMb(b.pid).toFixed(1)} MB`);
+  console.log(
+    `A: ${sides.A.main} ${sides.A.flags.join(' ')} ${JSON.stringify(sides.A.env)}, idle RSS ${rssMb(a.pid).toFixed(1)} MB`,
+  );
+  console.log(
+    `B: ${sides.B.main} ${sides.B.flags.join(' ')} ${JSON.stringify(sides.B.env)}, idle RSS ${rssMb(b.pid).toFixed(1)} MB`,
+  );
   console.log(
     `${url.startsWith('file:') ? 'SQLite' : 'PostgreSQL'}, ${settings.connections} connections, ${settings.durationSeconds} s per side`,
   );

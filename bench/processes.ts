@@ -10,7 +10,7 @@ import { onCleanup } from './cleanup.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const HOST = '127.0.0.1';
+export const HOST = '127.0.0.1';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -28,6 +28,8 @@ export interface GatewayOptions {
   workers?: number;
   /** The entry point: compiled JavaScript (what `npm start` runs) by default; a .ts file runs under tsx. */
   main?: string;
+  /** A command that runs node (valgrind, with its arguments), and how long the start may then take. */
+  wrapper?: { command: string[]; startTimeoutMs: number };
 }
 
 export const COMPILED_MAIN = 'dist/main.js';
@@ -46,14 +48,19 @@ export const START_FLAGS: string[] = JSON.parse(
 export function startGateway(databaseUrl: string, options: GatewayOptions = {}): Promise<ServerProcess> {
   const main = options.main ?? COMPILED_MAIN;
   const loader = main.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  return startServer('gateway', [...START_FLAGS, ...(options.nodeOptions ?? []), ...loader, main], {
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: 'production',
-    SEED_DEMO_DATA: 'false',
-    PLACE_ORDER_PER_MINUTE: '1000000000',
-    WORKERS: String(options.workers ?? 1),
-    ...options.env,
-  });
+  return startServer(
+    'gateway',
+    [...START_FLAGS, ...(options.nodeOptions ?? []), ...loader, main],
+    {
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: 'production',
+      SEED_DEMO_DATA: 'false',
+      PLACE_ORDER_PER_MINUTE: '1000000000',
+      WORKERS: String(options.workers ?? 1),
+      ...options.env,
+    },
+    options.wrapper,
+  );
 }
 
 /** The raw node:http server over the same database: better-sqlite3 on a SQLite file, pg on PostgreSQL. */
@@ -69,9 +76,18 @@ export function startBaseline(databaseUrl: string, workers = 1): Promise<ServerP
   );
 }
 
-async function startServer(name: string, nodeArgs: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+async function startServer(
+  name: string,
+  nodeArgs: string[],
+  env: NodeJS.ProcessEnv,
+  wrapper?: GatewayOptions['wrapper'],
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, nodeArgs, {
+  const [command, ...args] = [...(wrapper?.command ?? []), process.execPath, ...nodeArgs] as [
+    string,
+    ...string[],
+  ];
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, HOST, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -83,7 +99,12 @@ async function startServer(name: string, nodeArgs: string[], env: NodeJS.Process
   const stop = () => stopProcess(child);
   onCleanup(stop);
   const url = `http://${HOST}:${port}`;
-  await waitUntilReady(`${url}/healthz`, child, () => `${name} exited before it was ready:\n${stderr}`);
+  await waitUntilReady(
+    `${url}/healthz`,
+    child,
+    () => `${name} exited before it was ready:\n${stderr}`,
+    wrapper?.startTimeoutMs ?? START_TIMEOUT_MS,
+  );
   return { url, pid: child.pid as number, stop };
 }
 
@@ -100,15 +121,16 @@ async function waitUntilReady(
   healthUrl: string,
   child: ChildProcess,
   exitMessage: () => string,
+  timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(exitMessage());
     const response = await fetch(healthUrl).catch(() => undefined);
     if (response?.ok) return;
     await sleep(100);
   }
-  throw new Error(`${healthUrl} did not answer within ${START_TIMEOUT_MS / 1000} s`);
+  throw new Error(`${healthUrl} did not answer within ${timeoutMs / 1000} s`);
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {

@@ -3,7 +3,7 @@
 // or on a PostgreSQL DATABASE_URL (in a schema of its own, dropped after), then where its
 // time went (bench/cpu-profile.ts). The profile is kept in bench/results/ for a flame graph (Chrome DevTools,
 // speedscope). `npx tsx bench/profile.ts <file.cpuprofile>` only summarizes an existing profile.
-// Env: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS as for `npm run bench`.
+// Env: BENCH_MAIN (another entry point, as in bench/ab.ts), BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS as for `npm run bench`.
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +36,7 @@ async function profileGateway(): Promise<{ file: string; fromMs: number }> {
   const load: LoadSettings = { ...settings, warmupSeconds: 0, headers: key ? { 'x-api-key': key } : {} };
   const startedAt = performance.now();
   const gateway = await startGateway(databaseUrl, {
+    main: process.env.BENCH_MAIN,
     nodeOptions: ['--cpu-prof', '--cpu-prof-dir', profileDir],
     env: { RESPONSE_CACHE_ENTRIES: '0' },
   });

@@ -22,6 +22,7 @@ import { type ResponseCacheOptions, useResponseCache } from './plugins/response-
 import { useScopes } from './plugins/scopes.ts';
 import { useServerSentEvents } from './plugins/server-sent-events.ts';
 import { useSubscriptionCap } from './plugins/subscription-cap.ts';
+import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 import { withSavepoints } from './savepoints.ts';
 import { schema } from './schema.ts';
@@ -130,6 +131,8 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },
     maxRequestBodySize: false, // useBodyLimit's instead
+    // Yoga keeps the parsed documents; their validation results are kept by useValidationCache, last below.
+    parserAndValidationCache: { validationCache: false },
     // Yoga's CORS echoes any Origin with credentials allowed; the pipeline's CORS stage (http/cors.ts) decides.
     cors: false,
     logging: options.logger,
@@ -144,7 +147,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     // Loaded on the first visit of the page: GraphiQL's bundle holds about 30 MB of heap, in every process, from
     // start-up.
     renderGraphiQL: async (graphiql) => (await import('./graphiql-page.ts')).renderExplorerPage(graphiql),
-    plugins: Object.values(apiStages(options)),
+    plugins: [...Object.values(apiStages(options)), useValidationCache()],
   });
 }
 

@@ -68,20 +68,34 @@ export function createOpsRoutes(
   return answerRoutes(table);
 }
 
-/** Answers the requests for a path of `table` (GET and HEAD; 405 otherwise); false for any other path. */
+/**
+ * Answers the requests for a path of `table` (GET and HEAD; 405 otherwise), resolving true; false at once, without
+ * a promise, for any other path: every API request passes here.
+ */
 export function answerRoutes(table: Record<string, OpsRoute>) {
-  return async function handleOps(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const path = req.url?.split('?')[0] ?? '';
-    const route = Object.hasOwn(table, path) ? table[path] : undefined;
-    if (!route) return false;
-    nameOperation(req, 'ops', path);
-    if (req.method === 'GET' || req.method === 'HEAD') await route(req, res);
-    else
-      sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${path} answers GET and HEAD only`), {
-        allow: 'GET, HEAD',
-      });
-    return true;
+  const routes = new Map(Object.entries(table));
+  return function handleOps(req: IncomingMessage, res: ServerResponse): false | Promise<true> {
+    const target = req.url ?? '';
+    const query = target.indexOf('?');
+    const path = query < 0 ? target : target.slice(0, query);
+    const route = routes.get(path);
+    return route ? answer(route, path, req, res) : false;
   };
+}
+
+async function answer(
+  route: OpsRoute,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<true> {
+  nameOperation(req, 'ops', path);
+  if (req.method === 'GET' || req.method === 'HEAD') await route(req, res);
+  else
+    sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${path} answers GET and HEAD only`), {
+      allow: 'GET, HEAD',
+    });
+  return true;
 }
 
 export const databaseCheck = (db: Database): ReadinessCheck => ({

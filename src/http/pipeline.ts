@@ -132,10 +132,13 @@ export async function createPipeline({
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     observe(req, res);
     try {
-      if (await refuseUnservable(req, res)) return;
+      // A stage that hands the request on says so at once; only an answer may take a promise.
+      const refused = refuseUnservable(req, res);
+      if (refused && (await refused)) return;
       if (routeHost(req, res)) return;
       if (cors(req, res)) return;
-      if (await answerOps(req, res)) return;
+      const answered = answerOps(req, res);
+      if (answered && (await answered)) return;
       // Yoga answers GET and POST only: a HEAD of /graphql (GraphiQL's page, a query in the URL) runs as its GET.
       // node:http made the response a HEAD's when the request arrived, so it still leaves the body out.
       if (req.method === 'HEAD' && isGraphQLPath(req.url?.split('?')[0] ?? '')) req.method = 'GET';
@@ -153,7 +156,8 @@ export async function createPipeline({
   /** The listener on METRICS_PORT: /metrics, observed like any request, and 404 for every other path. */
   async function handleMetricsPort(req: IncomingMessage, res: ServerResponse): Promise<void> {
     observe(req, res);
-    if (await answerMetrics(req, res)) return;
+    const answered = answerMetrics(req, res);
+    if (answered && (await answered)) return;
     sendError(res, new ApiError('NOT_FOUND', 'This port serves GET /metrics only'));
   }
 

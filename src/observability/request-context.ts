@@ -12,7 +12,10 @@ export interface RequestContext {
   operation: string;
 }
 
-const contexts = new WeakMap<IncomingMessage, RequestContext>();
+// On the request itself rather than in a WeakMap: a WeakMap entry per short-lived request is extra work for
+// every collection of the young generation.
+const CONTEXT = Symbol('request context');
+type WithContext = IncomingMessage & { [CONTEXT]?: RequestContext };
 
 // Ids from load balancers and tracing systems (UUIDs, AWS trace ids, W3C trace ids) fit; anything else
 // could forge log lines or bloat them, and is replaced.
@@ -23,7 +26,7 @@ export function openRequestContext(req: IncomingMessage): RequestContext {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && WELL_FORMED_ID.test(given) ? given : randomUUID();
   const context: RequestContext = { id, api: 'other', operation: 'unmatched' };
-  contexts.set(req, context);
+  (req as WithContext)[CONTEXT] = context;
   return context;
 }
 
@@ -32,12 +35,12 @@ export function openRequestContext(req: IncomingMessage): RequestContext {
  * The GraphQL layer calls it with the operation name, the REST adapter with the operationId.
  */
 export function nameOperation(req: IncomingMessage | undefined, api: Api, operation: string): void {
-  const context = req && contexts.get(req);
+  const context = (req as WithContext | undefined)?.[CONTEXT];
   if (!context) return;
   context.api = api;
   context.operation = operation;
 }
 
 export function requestContextOf(req: IncomingMessage | undefined): RequestContext | undefined {
-  return req && contexts.get(req);
+  return (req as WithContext | undefined)?.[CONTEXT];
 }

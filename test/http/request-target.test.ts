@@ -254,6 +254,25 @@ describe('what it serves as before', () => {
     expect(JSON.parse(missing.body)).toMatchObject({ message: expect.stringMatching(/^petId: /) });
   });
 
+  it('gives a Host the same answer every time it comes, before and after hundreds of other Hosts', async () => {
+    const answers = async () => {
+      const statuses: number[] = [];
+      for (const host of ['127.0.0.1', '1.2.3.999', 'shop.example.com', 'a b', '[zz::1]', 'x:'])
+        statuses.push((await request('/healthz', [`Host: ${host}`])).status);
+      return statuses;
+    };
+    const first = await answers();
+    expect(first).toEqual([200, 400, 200, 400, 400, 200]);
+    expect(await answers()).toEqual(first);
+    // More distinct Hosts than the stage keeps verdicts for, good and bad ones alternating.
+    for (let i = 0; i < 300; i++) {
+      const reply = await request('/healthz', [`Host: ${i % 2 ? `h${i}.example` : `h${i}.999`}`]);
+      expect(reply.status, `h${i}`).toBe(i % 2 ? 200 : 400);
+    }
+    expect(await answers()).toEqual(first);
+    lastRemaining = undefined;
+  });
+
   it('answers the ops endpoints with a good Host as ever, unmetered', async () => {
     const reply = await request('/healthz');
     expect(reply.status).toBe(200);
