@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readTogether } from '../../src/db/read-together.ts';
+import { findUniqueTogether } from '../../src/db/read-together.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 
 // Reads by id that start in different ticks of one turn of the event loop (requests arriving together) share
-// Prisma's statements (src/db/read-together.ts), and each still answers its own id.
+// one statement (src/db/read-together.ts), and each still answers its own id, as findUnique would.
 let test: TestDatabase;
 let statements: string[] = [];
 const petIds: bigint[] = [];
@@ -21,13 +21,8 @@ afterAll(() => test.drop());
 /** Lets Prisma's own batching window (one tick) close, as the next request's socket callback would. */
 const nextTick = () => new Promise<void>((resolve) => process.nextTick(resolve));
 
-const readPet = (id: bigint) =>
-  readTogether(() =>
-    test.db.prisma.pet.findUnique({
-      where: { id },
-      select: { name: true, category: { select: { name: true } } },
-    }),
-  );
+const SELECTION = { select: { name: true, category: { select: { name: true } } } };
+const readPet = (id: bigint | number) => findUniqueTogether(test.db.prisma.pet, 'id', id, SELECTION);
 
 const petStatements = () =>
   statements.filter((sql) => /FROM\s+\S*Pet\S*\s/i.test(sql) && !/ApiKey/i.test(sql));
@@ -57,11 +52,54 @@ it('reads in different loop turns are read apart (the latest rows, never an earl
   expect(petStatements().filter((sql) => /^SELECT/i.test(sql))).toHaveLength(2);
 });
 
-it('a read that fails rejects only its own caller', async () => {
-  const failing = readTogether(() => Promise.reject(new Error('refused')));
+it('a read Prisma refuses rejects only the reads of its own selection', async () => {
+  const failing = findUniqueTogether(test.db.prisma.pet, 'id', petIds[0], { select: { nope: true } });
   const fine = readPet(petIds[1] as bigint);
-  await expect(failing).rejects.toThrow('refused');
+  await expect(failing).rejects.toThrow(/nope/);
   expect(await fine).toEqual({ name: 'Fido', category: { name: 'Dogs' } });
+});
+
+it('answers the same id asked twice, as a BigInt or a number, each caller with an object of its own', async () => {
+  statements = [];
+  const id = petIds[2] as bigint;
+  const [first, second, third] = await Promise.all([readPet(id), readPet(Number(id)), readPet(id)]);
+  expect(first).toEqual({ name: 'Bella', category: { name: 'Dogs' } });
+  expect(second).toEqual(first);
+  expect(third).toEqual(first);
+  expect(second).not.toBe(first);
+  expect(petStatements()).toHaveLength(1);
+});
+
+it('reads apart what differs: the model, the column, the selection, and a transaction from the store', async () => {
+  statements = [];
+  const [pet, withId, inventory, category] = await Promise.all([
+    readPet(petIds[0] as bigint),
+    findUniqueTogether(test.db.prisma.pet, 'id', petIds[0], { select: { id: true, name: true } }),
+    findUniqueTogether(test.db.prisma.inventoryItem, 'petId', petIds[0]),
+    findUniqueTogether(test.db.prisma.category, 'id', 999_999n),
+  ]);
+  expect(pet).toMatchObject({ category: { name: 'Dogs' } });
+  expect(withId).toEqual({ id: petIds[0], name: (pet as { name: string }).name });
+  expect(inventory).toBeNull();
+  expect(category).toBeNull();
+  expect(petStatements()).toHaveLength(2);
+  // Inside a transaction the read sees the transaction's own uncommitted write; outside, the store as it is.
+  const before = await readPet(petIds[3] as bigint);
+  await test.db.prisma
+    .$transaction(async (transaction) => {
+      await transaction.pet.update({ where: { id: petIds[3] }, data: { name: 'Maxine' } });
+      const [inside] = await Promise.all([
+        findUniqueTogether(transaction.pet, 'id', petIds[3], SELECTION),
+        // SQLite has one connection: a read outside would wait for the transaction.
+        ...(test.target.provider === 'postgresql'
+          ? [expect(readPet(petIds[3] as bigint)).resolves.toEqual(before)]
+          : []),
+      ]);
+      expect(inside).toEqual({ name: 'Maxine', category: { name: 'Dogs' } });
+      throw new Error('roll back');
+    })
+    .catch((error: Error) => expect(error.message).toBe('roll back'));
+  expect(await readPet(petIds[3] as bigint)).toEqual(before);
 });
 
 let app: TestApp;

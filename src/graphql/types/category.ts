@@ -1,5 +1,5 @@
 import { found } from '../../contract/errors.ts';
-import { readTogether } from '../../db/read-together.ts';
+import { findUniqueTogether } from '../../db/read-together.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../store/categories.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
@@ -46,11 +46,7 @@ builder.queryFields((t) => ({
     description: 'One category by id.',
     args: idArg,
     resolve: (query, _root, { id }, { prisma }) =>
-      found(
-        readTogether(() => prisma.category.findUnique({ ...query, where: { id } })),
-        'Category',
-        id,
-      ),
+      found(findUniqueTogether(prisma.category, 'id', id, query), 'Category', id),
   }),
   categories: t.prismaConnection(
     {

@@ -1,6 +1,6 @@
 import { found } from '../../contract/errors.ts';
 import { describe } from '../../contract/stability.ts';
-import { readTogether } from '../../db/read-together.ts';
+import { findUniqueTogether } from '../../db/read-together.ts';
 import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
@@ -56,11 +56,7 @@ builder.queryFields((t) => ({
     description: describe('inventoryItem', 'The inventory entry of one pet.'),
     args: petIdArg,
     resolve: (query, _root, { petId }, { prisma }) =>
-      found(
-        readTogether(() => prisma.inventoryItem.findUnique({ ...query, where: { petId } })),
-        'Pet',
-        petId,
-      ),
+      found(findUniqueTogether(prisma.inventoryItem, 'petId', petId, query), 'Pet', petId),
   }),
 }));
 

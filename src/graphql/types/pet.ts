@@ -1,6 +1,6 @@
 import { found, invalid } from '../../contract/errors.ts';
 import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../contract/pets-by-id.ts';
-import { readTogether } from '../../db/read-together.ts';
+import { findUniqueTogether } from '../../db/read-together.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
@@ -57,11 +57,7 @@ builder.queryFields((t) => ({
     deprecationReason: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION).reason,
     args: idArg,
     resolve: (query, _root, { id }, { prisma }) =>
-      found(
-        readTogether(() => prisma.pet.findUnique({ ...query, where: { id } })),
-        'Pet',
-        id,
-      ),
+      found(findUniqueTogether(prisma.pet, 'id', id, query), 'Pet', id),
   }),
   pets: t.prismaConnection(
     {
