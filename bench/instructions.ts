@@ -1,7 +1,8 @@
 // `npx tsx bench/instructions.ts`: machine instructions per request, A against B, counted by valgrind's callgrind.
 // On these shared cores a CPU-time A/B moves by 10-15% from round to round, more than most single levers; an
-// instruction count does not move with the neighbours, so a 2% lever shows. It is not time (cache misses and
-// the collector's threads weigh differently), so a lever found here is confirmed with `bench/ab.ts`.
+// instruction count does not move with the neighbours, but it moves with what the JIT made of each start (the
+// same gateway started four times: 1.81-1.93 million per read by id), so take several rounds (BENCH_ROUNDS). It
+// is not time (cache misses and the collector's threads weigh differently): confirm a lever with `bench/ab.ts`.
 // Each side: the gateway under callgrind with counting off, a warm-up, then counting on for a fixed number of
 // requests of one row at a fixed concurrency (1 by default: the same interleaving every time).
 // Env: BENCH_A / BENCH_B entry points, BENCH_A_ENV / BENCH_B_ENV (JSON), BENCH_A_FLAGS / BENCH_B_FLAGS as for

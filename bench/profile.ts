@@ -1,9 +1,10 @@
-// `npx tsx bench/profile.ts`: the gateway (compiled, `npm run build` first; cache off) under one row's load
-// (BENCH_SCENARIO, a row name of `npm run bench`; default the GraphQL pet(id) read) with `--cpu-prof`, on SQLite
-// or on a PostgreSQL DATABASE_URL (in a schema of its own, dropped after), then where its
-// time went (bench/cpu-profile.ts). The profile is kept in bench/results/ for a flame graph (Chrome DevTools,
-// speedscope). `npx tsx bench/profile.ts <file.cpuprofile>` only summarizes an existing profile.
-// Env: BENCH_MAIN (another entry point, as in bench/ab.ts), BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS as for `npm run bench`.
+// `npx tsx bench/profile.ts`: the gateway (compiled, `npm run build` first) under one row's load (BENCH_SCENARIO,
+// a row name of `npm run bench`; default the GraphQL pet(id) read) with `--cpu-prof`, on SQLite or on a
+// PostgreSQL DATABASE_URL (in a schema of its own, dropped after), then where its time went (bench/cpu-profile.ts).
+// The profile is kept in bench/results/ for a flame graph (Chrome DevTools, speedscope).
+// `npx tsx bench/profile.ts <file.cpuprofile>` only summarizes an existing profile.
+// Env: BENCH_MAIN (another entry point, as in bench/ab.ts), BENCH_CACHE_ENTRIES (the response cache's size; 0,
+// off, by default), BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS as for `npm run bench`.
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,7 +39,7 @@ async function profileGateway(): Promise<{ file: string; fromMs: number }> {
   const gateway = await startGateway(databaseUrl, {
     main: process.env.BENCH_MAIN,
     nodeOptions: ['--cpu-prof', '--cpu-prof-dir', profileDir],
-    env: { RESPONSE_CACHE_ENTRIES: '0' },
+    env: { RESPONSE_CACHE_ENTRIES: process.env.BENCH_CACHE_ENTRIES ?? '0' },
   });
   await fire(gateway.url, scenario.gateway, load, settings.warmupSeconds);
   const fromMs = performance.now() - startedAt;
