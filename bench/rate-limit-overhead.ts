@@ -14,6 +14,7 @@ import { loadConfig } from '../src/config/index.ts';
 import type { Quota } from '../src/contract/caller.ts';
 import { petsByIdDeprecation } from '../src/contract/pets-by-id.ts';
 import type { ServerContext } from '../src/graphql/context.ts';
+import { buildSchema } from '../src/graphql/schema.ts';
 import { createGraphQLServer } from '../src/graphql/yoga.ts';
 import { createKeyLookup } from '../src/keys/lookup.ts';
 import { createApiKey } from '../src/keys/repository.ts';
@@ -48,7 +49,7 @@ const findKey = createKeyLookup(prisma, {
 const gateway = (rateLimit: ReturnType<typeof createRateLimitPlugin<ServerContext>>) =>
   createGraphQLServer({
     prisma,
-    petsById: petsByIdDeprecation(config.petsByIdDeprecation),
+    schema: buildSchema(petsByIdDeprecation(config.petsByIdDeprecation)),
     rest: {},
     idempotency: {},
     limits: config.graphqlLimits,

@@ -4,6 +4,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
+import FieldFactsPlugin from './field-facts/index.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 import { DateTimeScalar, Int64Scalar } from './scalars.ts';
 
@@ -16,7 +17,8 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
   };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin],
+  // First, so that its resolver wrappers (a mutation's savepoint) hold everything the others do.
+  plugins: [FieldFactsPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (context) => context.prisma,

@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { schema } from './schema.ts';
+import { buildSchema } from './schema.ts';
 
 export const SCHEMA_FILE = 'schema.graphql';
 
-export const printSchemaSorted = () => `${printSchema(lexicographicSortSchema(schema))}\n`;
+export const printSchemaSorted = () => `${printSchema(lexicographicSortSchema(buildSchema()))}\n`;

@@ -1,3 +1,8 @@
+import {
+  DEFAULT_PETS_BY_ID_DEPRECATION,
+  type PetsByIdDeprecation,
+  petsByIdDeprecation,
+} from '../contract/pets-by-id.ts';
 import { builder } from './builder.ts';
 import './types/pet.ts';
 import './types/category.ts';
@@ -7,4 +12,9 @@ import './types/rate-limit.ts';
 import './types/keys.ts';
 import './types/subscriptions.ts';
 
-export const schema = builder.toSchema({ sortSchema: true });
+/** The schema with the configured deprecation dates; the defaults are what schema.graphql shows. */
+export function buildSchema(
+  petsById: PetsByIdDeprecation = petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION),
+) {
+  return builder.toSchema({ sortSchema: true, deprecations: { petsById } });
+}

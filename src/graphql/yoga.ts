@@ -1,13 +1,12 @@
+import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
-import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Db } from '../db/client.ts';
 import { openMemoryChangeBus } from '../events/bus.ts';
 import type { Change } from '../events/change.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Context, ServerContext } from './context.ts';
-import { withPetsByIdDeprecation } from './deprecation.ts';
 import { maskError } from './errors.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
@@ -24,8 +23,6 @@ import { useServerSentEvents } from './plugins/server-sent-events.ts';
 import { useSubscriptionCap } from './plugins/subscription-cap.ts';
 import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
-import { withSavepoints } from './savepoints.ts';
-import { schema } from './schema.ts';
 
 const EXPLORER_QUERY = `# The demo catalogue: reads need no key. For writes,
 #   npm run --silent apikey -- create --plan free --scopes orders,catalog
@@ -51,7 +48,8 @@ export interface GraphQLServerOptions {
   prisma: Db;
   /** Where writes publish their committed changes, and where subscriptions read them (default: this process). */
   changes?: { publish: (changes: readonly Change[]) => void; feed: ChangeFeed };
-  petsById: PetsByIdDeprecation;
+  /** The schema as configured (schema.ts's buildSchema). */
+  schema: GraphQLSchema;
   limits: QueryLimits & { maxBodyBytes: number };
   production: boolean;
   logger: Logger;
@@ -94,7 +92,7 @@ export function apiStages(options: GraphQLServerOptions) {
     // In production no error names a part of the schema the request did not ("Did you mean …?").
     'hide suggestions': options.production ? useHideSuggestions() : {},
     'writes need a key': useWritesNeedKey(),
-    // Declared per root field in the schema (needsScope); after the key check, so that no key is 401 first.
+    // Declared per root field in the schema (its `scope` option); after the key check, so that no key is 401 first.
     scopes: useScopes(),
     // After the key and scope checks: a refused write must not spend a caller's field limit.
     'field limits': useFieldLimits(),
@@ -118,7 +116,7 @@ export function apiStages(options: GraphQLServerOptions) {
 export function createGraphQLServer(options: GraphQLServerOptions) {
   const { publish, feed } = options.changes ?? inProcessChanges();
   return createYoga<ServerContext, Context>({
-    schema: withSavepoints(withPetsByIdDeprecation(schema, options.petsById)),
+    schema: options.schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     // Yoga's own health check answers every URL that merely ends with this string (/pets/health, ?x=/health),
     // before any plugin runs, so unmetered. /healthz is served by the ops routes instead; a serialized URL never

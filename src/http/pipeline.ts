@@ -11,6 +11,7 @@ import { createHostRouter } from '../domains/router.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
+import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
 import { sweepPeriodically } from '../idempotency/sweep.ts';
@@ -73,7 +74,8 @@ export async function createPipeline({
   const cors = createCors(config.corsOrigins);
 
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation, now);
-  const openApiDocument = JSON.stringify(createOpenApiDocument({ petsById }));
+  const schema = buildSchema(petsById);
+  const openApiDocument = JSON.stringify(createOpenApiDocument({ schema, petsById }));
   let draining = false;
   const metricsRoute: Record<string, OpsRoute> = { '/metrics': (_req, res) => metrics.respond(res) };
   const answerOps = createOpsRoutes(
@@ -105,7 +107,7 @@ export async function createPipeline({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
     heartbeatMs: config.subscriptions.heartbeatMs,
-    petsById,
+    schema,
     limits: config.graphqlLimits,
     production: config.production,
     logger,

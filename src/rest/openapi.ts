@@ -1,8 +1,8 @@
+import type { GraphQLSchema } from 'graphql';
 import { ERROR_STATUS, type ErrorCode } from '../contract/errors.ts';
 import { PETS_BY_ID_HEADERS, type PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import { STABILITY } from '../contract/stability.ts';
-import { requiredScopeOf } from '../graphql/plugins/scopes.ts';
-import { schema } from '../graphql/schema.ts';
+import { factsOf } from '../graphql/field-facts/facts.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
 import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
 
@@ -130,11 +130,11 @@ const RATE_LIMIT_HEADERS = [
 ] as const;
 
 /** The OpenAPI 3.0.3 document of the REST API, built from the route table and the resource schemas. */
-export function createOpenApiDocument(options: { petsById: PetsByIdDeprecation }) {
+export function createOpenApiDocument(options: { schema: GraphQLSchema; petsById: PetsByIdDeprecation }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of ROUTES) {
     const method = route.method.toLowerCase();
-    paths[route.path] = { ...paths[route.path], [method]: operation(route, options.petsById) };
+    paths[route.path] = { ...paths[route.path], [method]: operation(route, options) };
   }
   return {
     openapi: '3.0.3',
@@ -166,16 +166,19 @@ export function createOpenApiDocument(options: { petsById: PetsByIdDeprecation }
 }
 
 /** The scope a route's operation needs, as the schema declares it on the root field it runs. */
-export function requiredScopeOfRoute(route: Route) {
+function requiredScopeOfRoute(schema: GraphQLSchema, route: Route) {
   const kind = isWrite(route) ? schema.getMutationType() : schema.getQueryType();
   const field = kind?.getFields()[rootFieldOf(route)];
   if (!field) throw new Error(`${route.operationId}: the schema has no root field ${rootFieldOf(route)}`);
-  return requiredScopeOf(field);
+  return factsOf(field).scope;
 }
 
-function operation(route: Route, petsById: PetsByIdDeprecation) {
+function operation(
+  route: Route,
+  { schema, petsById }: { schema: GraphQLSchema; petsById: PetsByIdDeprecation },
+) {
   const stability = STABILITY[rootFieldOf(route)];
-  const scope = requiredScopeOfRoute(route);
+  const scope = requiredScopeOfRoute(schema, route);
   const deprecated = route.deprecated === 'petsById';
   const needs = scope === 'read' ? '' : `Needs an API key with the \`${scope}\` scope (or \`admin\`).`;
   const description = [route.description, needs].filter(Boolean).join('\n\n');

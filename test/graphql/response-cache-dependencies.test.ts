@@ -10,8 +10,10 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dependenciesOf } from '../../src/graphql/plugins/response-cache.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+
+const schema = buildSchema();
 
 // The response cache keeps a result until a table its document depends on changes, and takes those tables from
 // the schema (a Prisma object type reads its model's table; other fields declare theirs). Here every field of

@@ -1,6 +1,7 @@
 import { createSchema, createYoga } from 'graphql-yoga';
 import { expect, it } from 'vitest';
-import { CALLER_DEPENDENT, useResponseCache } from '../../src/graphql/plugins/response-cache.ts';
+import { FACTS_EXTENSION, NO_FACTS } from '../../src/graphql/field-facts/facts.ts';
+import { useResponseCache } from '../../src/graphql/plugins/response-cache.ts';
 
 // The plugin alone, on a schema that counts its executions: what it keeps and for how long.
 function cachedServer(maxEntries: number, context: Record<string, unknown> = {}) {
@@ -67,10 +68,10 @@ it("never keeps a result that selects a field the schema marks as the caller's o
     }),
     plugins: [useResponseCache({ storeVersion: () => 1, maxEntries: 10 })],
   });
-  // Marked the way Pothos writes `extensions` onto the field.
+  // Marked the way the gateway's Pothos plugin keeps a field's facts.
   const mine = yoga.getEnveloped().schema.getQueryType()?.getFields().mine;
   if (!mine) throw new Error('no field mine');
-  mine.extensions = { ...mine.extensions, [CALLER_DEPENDENT]: true };
+  mine.extensions = { ...mine.extensions, [FACTS_EXTENSION]: { ...NO_FACTS, callerDependent: true } };
   const run = async (query: string) => {
     const response = await yoga.fetch('http://yoga/graphql', {
       method: 'POST',

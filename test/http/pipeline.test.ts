@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
-import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/contract/pets-by-id.ts';
 import type { Db } from '../../src/db/client.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { apiStages } from '../../src/graphql/yoga.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -118,7 +118,7 @@ describe("the API's stages (Yoga's plugins)", () => {
     const config = loadConfig({});
     const stages = apiStages({
       prisma: {} as Db,
-      petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION),
+      schema: buildSchema(),
       limits: config.graphqlLimits,
       production: false,
       logger: createLogger('silent'),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
-import { FIELD_LIMIT } from '../../src/graphql/plugins/field-limits.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { factsOf } from '../../src/graphql/field-facts/facts.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import type { CounterStore } from '../../src/ratelimit/counters/counter.ts';
 import { createFieldLimiter } from '../../src/ratelimit/field-limits.ts';
 import { freshSubject, openStore, type StoreKind } from './stores.ts';
@@ -73,9 +73,10 @@ describe.each<StoreKind>(['memory', 'redis'])('per-field limit on %s', (kind) =>
 });
 
 it('has a configured limit for every field the schema marks as limited, and marks placeOrder', () => {
+  const schema = buildSchema();
   const marked = [schema.getQueryType(), schema.getMutationType()].flatMap((root) =>
     Object.values(root?.getFields() ?? {})
-      .filter((field) => field.extensions[FIELD_LIMIT])
+      .filter((field) => factsOf(field).fieldLimit)
       .map((field) => field.name),
   );
   expect(marked).toEqual(['placeOrder']);

@@ -5,9 +5,13 @@ import addFormats from 'ajv-formats';
 import { expect, it } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/errors.ts';
 import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/contract/pets-by-id.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { createOpenApiDocument } from '../../src/rest/openapi.ts';
 
-const document = createOpenApiDocument({ petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION) });
+const document = createOpenApiDocument({
+  schema: buildSchema(),
+  petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION),
+});
 
 interface ErrorBody {
   code: ErrorCode;

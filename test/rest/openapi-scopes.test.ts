@@ -1,11 +1,16 @@
 import { getOperationAST } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/contract/pets-by-id.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { factsOf } from '../../src/graphql/field-facts/facts.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { createOpenApiDocument } from '../../src/rest/openapi.ts';
 import { ROUTES, rootFieldOf } from '../../src/rest/routes.ts';
 
-const document = createOpenApiDocument({ petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION) });
+const schema = buildSchema();
+const document = createOpenApiDocument({
+  schema,
+  petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION),
+});
 
 // The contract's scopes, written out independently of the schema.
 const CATALOG = ['createPet', 'updatePet', 'deletePet', 'createCategory', 'updateCategory', 'deleteCategory'];
@@ -26,7 +31,8 @@ describe('the OpenAPI document', () => {
       const kind = getOperationAST(route.document)?.operation;
       const root = kind === 'mutation' ? schema.getMutationType() : schema.getQueryType();
       const field = root?.getFields()[rootFieldOf(route)];
-      const declared = field?.extensions.requiredScope ?? 'read';
+      if (!field) throw new Error(`no root field ${rootFieldOf(route)}`);
+      const declared = factsOf(field).scope;
       const where = `${route.method} ${route.path}`;
       expect(documented?.['x-required-scope'], where).toBe(declared);
       expect(declared, where).toBe(EXPECTED[rootFieldOf(route)] ?? 'read');

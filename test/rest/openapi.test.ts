@@ -2,12 +2,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/contract/pets-by-id.ts';
-import { withPetsByIdDeprecation } from '../../src/graphql/deprecation.ts';
-import { schema } from '../../src/graphql/schema.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { createOpenApiDocument } from '../../src/rest/openapi.ts';
 import { checkRoute, ROUTES, type Route } from '../../src/rest/routes.ts';
 
-const document = createOpenApiDocument({ petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION) });
+const schema = buildSchema();
+const document = createOpenApiDocument({
+  schema,
+  petsById: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION),
+});
 type Operation = {
   tags: string[];
   deprecated?: boolean;
@@ -169,8 +172,7 @@ describe('the start-up check of the route table', () => {
 
 describe('the deprecation of pet(id:)', () => {
   it('carries the configured dates and names its successor', () => {
-    const configured = withPetsByIdDeprecation(
-      schema,
+    const configured = buildSchema(
       petsByIdDeprecation({
         deprecatedAt: new Date('2030-01-02T00:00:00Z'),
         sunsetAt: new Date('2031-03-04T00:00:00Z'),

@@ -3,13 +3,11 @@ import { type ExecutionArgs, type GraphQLObjectType, type GraphQLSchema, getOper
 import type { Plugin } from 'graphql-yoga';
 import { graphqlError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
+import { factsOf } from '../field-facts/facts.ts';
 import { rootFieldsOf } from './root-fields.ts';
 
-/** The extension that marks a root field as limited per caller (the limit is configured by field name). */
-export const FIELD_LIMIT = 'fieldLimit';
-
 /**
- * Per-field limits, checked before an operation runs: its calls of each limited root field (every alias,
+ * Per-field limits (a root field's `fieldLimit` option; the limit is configured by field name), checked before an operation runs: its calls of each limited root field (every alias,
  * fragment and batch entry) are taken from the caller's quota at once. An operation that does not fit is
  * refused whole with RATE_LIMITED (429), so that no client sees half of it written and retries the rest.
  */
@@ -39,7 +37,7 @@ function limitedRootFields(schema: GraphQLSchema): Map<GraphQLObjectType, Readon
   for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
     if (!root) continue;
     const names = Object.values(root.getFields())
-      .filter((field) => field.extensions[FIELD_LIMIT])
+      .filter((field) => factsOf(field).fieldLimit)
       .map((field) => field.name);
     if (names.length > 0) limited.set(root, new Set(names));
   }

@@ -14,6 +14,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Context } from '../context.ts';
+import { factsOf } from '../field-facts/facts.ts';
 
 export interface ResponseCacheOptions {
   /**
@@ -47,21 +48,6 @@ interface Entry {
   versions: readonly (number | undefined)[];
   result: ExecutionResult;
 }
-
-/**
- * The schema's mark on a field whose value is not a function of the store alone (the caller's quota, key, key list and own orders): put
- * `extensions: { [CALLER_DEPENDENT]: true }` on it, and no result that selects it is kept or shared.
- */
-export const CALLER_DEPENDENT = 'callerDependent';
-export const callerDependent = { [CALLER_DEPENDENT]: true } as const;
-
-/**
- * The schema's mark on a field that reads tables its type does not show (a Prisma object type reads its model's
- * table; a connection or edge, its node's): `extensions: readsTables('Order', ...)`, by Prisma model name. A
- * root field whose type shows no table and that has no mark makes its results depend on every table.
- */
-export const READS_TABLES = 'readsTables';
-export const readsTables = (...models: string[]) => ({ [READS_TABLES]: models }) as const;
 
 /**
  * Answers a query operation (GraphQL, or a REST route's) from memory while no table it read from has changed
@@ -169,8 +155,11 @@ const variablesKey = (variables: unknown) =>
   JSON.stringify(variables ?? {}, (_name, value) => (typeof value === 'bigint' ? String(value) : value));
 
 /**
- * The tables a document's results are read from, by the schema's marks (see READS_TABLES); null when it selects
- * a field that depends on the caller (CALLER_DEPENDENT), whose results are never kept.
+ * The tables a document's results are read from, by the schema's field facts; null when it selects a field
+ * that depends on the caller (`callerDependent`: the caller's quota, key, key list and own orders), whose
+ * results are never kept. A Prisma object type reads its model's table, a connection or edge its node's; a
+ * field names the tables its type does not show (`readsTables`, by Prisma model name). A root field whose type
+ * shows no table and that names none makes its results depend on every table.
  */
 export function dependenciesOf(document: DocumentNode, schema: GraphQLSchema): Dependencies | null {
   const typeInfo = new TypeInfo(schema);
@@ -184,17 +173,17 @@ export function dependenciesOf(document: DocumentNode, schema: GraphQLSchema): D
         const field = typeInfo.getFieldDef();
         // Introspection (__typename, __schema) reads no table.
         if (node.name.value.startsWith('__')) return;
-        if (!field || field.extensions?.[CALLER_DEPENDENT]) {
+        const facts = field && factsOf(field);
+        if (!facts || facts.callerDependent) {
           callerState = true;
           return BREAK;
         }
-        const declared = field.extensions?.[READS_TABLES] as readonly string[] | undefined;
-        for (const table of declared ?? []) tables.add(table);
+        for (const table of facts.readsTables) tables.add(table);
         const model = modelOf(getNamedType(field.type));
         if (model) tables.add(model);
         // Below the root, a field without a table of its own is read from its parent object, whose field counted it.
         const parent = typeInfo.getParentType();
-        if (!declared && !model && parent && isRootType(parent, schema)) all = true;
+        if (facts.readsTables.length === 0 && !model && parent && isRootType(parent, schema)) all = true;
       },
     }),
   );

@@ -1,25 +1,15 @@
-import { BREAK, type DocumentNode, type GraphQLField, type GraphQLSchema, visit } from 'graphql';
+import { BREAK, type DocumentNode, type GraphQLSchema, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { graphqlError } from '../../contract/graphql-error.ts';
-import { grants, isScope, type Scope } from '../../contract/scopes.ts';
+import { grants } from '../../contract/scopes.ts';
 import type { Context } from '../context.ts';
+import { factsOf } from '../field-facts/facts.ts';
 import { rootFieldsOf } from './root-fields.ts';
 
-/** The extension that names the scope a root field needs; root fields without it need `read`, which every caller has. */
-export const REQUIRED_SCOPE = 'requiredScope';
-
-/** The field option that declares it: `extensions: needsScope('catalog')`. */
-export const needsScope = (scope: Exclude<Scope, 'read'>) => ({ [REQUIRED_SCOPE]: scope });
-
-/** The scope a root field needs (`read` when it names none). */
-export function requiredScopeOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'>): Scope {
-  const scope = field.extensions[REQUIRED_SCOPE];
-  return typeof scope === 'string' && isScope(scope) ? scope : 'read';
-}
-
 /**
- * Key scopes, checked before any resolver runs: an operation with a root field outside the key's scopes is
- * refused whole, FORBIDDEN (403) naming the scope needed, so that no client sees half of it written. Runs
+ * Key scopes, checked before any resolver runs: each root field names the scope it needs (its `scope` option;
+ * `read` when it names none, and a mutation field must name one). An operation with a root field outside the
+ * key's scopes is refused whole, FORBIDDEN (403) naming the scope needed, so that no client sees half of it written. Runs
  * after "writes need a key": an anonymous caller's write is 401 there; here an anonymous read of an
  * admin field (the key list) is 401 too.
  */
@@ -46,7 +36,6 @@ export function useScopes(): Plugin<Context> {
 
   return {
     onSchemaChange({ schema }) {
-      everyMutationNamesItsScope(schema);
       scopedNames = scopedRootFieldNames(schema);
       mentions = new WeakMap();
     },
@@ -55,7 +44,7 @@ export function useScopes(): Plugin<Context> {
       if (caller.kind === 'key' && grants(caller.scopes, 'admin')) return;
       if (!mentionsScopedField(args.document)) return;
       for (const field of rootFieldsOf(args)?.fields ?? []) {
-        const needed = requiredScopeOf(field);
+        const needed = factsOf(field).scope;
         if (needed === 'read') continue;
         if (caller.kind !== 'key') {
           const error = graphqlError(
@@ -89,21 +78,8 @@ function scopedRootFieldNames(schema: GraphQLSchema): Set<string> {
   return new Set(
     roots.flatMap((root) =>
       Object.values(root?.getFields() ?? {})
-        .filter((field) => requiredScopeOf(field) !== 'read')
+        .filter((field) => factsOf(field).scope !== 'read')
         .map((field) => field.name),
     ),
   );
-}
-
-/** A write that names no scope would be open to every key: a wiring mistake, to be loud about at start-up. */
-function everyMutationNamesItsScope(schema: GraphQLSchema): void {
-  const mutation = schema.getMutationType();
-  const open = Object.values(mutation?.getFields() ?? {}).filter(
-    (field) => requiredScopeOf(field) === 'read',
-  );
-  if (open.length > 0) {
-    throw new Error(
-      `Mutation fields without a scope (extensions: needsScope(...)): ${open.map((f) => f.name).join(', ')}`,
-    );
-  }
 }

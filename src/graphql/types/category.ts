@@ -3,7 +3,6 @@ import { findUniqueTogether } from '../../db/read-together.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../store/categories.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
-import { needsScope } from '../plugins/scopes.ts';
 import { idArg } from './args.ts';
 import { PetConnection } from './pet.ts';
 
@@ -67,7 +66,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Creates a category.',
     args: { input: t.arg({ type: NewCategoryInput, required: true }) },
-    extensions: needsScope('catalog'),
+    scope: 'catalog',
     resolve: (query, _root, { input }, { prisma }) => createCategory(prisma, input, query),
   }),
   updateCategory: t.prismaField({
@@ -75,7 +74,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Changes the given fields of a category.',
     args: { ...idArg, input: t.arg({ type: CategoryPatchInput, required: true }) },
-    extensions: needsScope('catalog'),
+    scope: 'catalog',
     resolve: (query, _root, { id, input }, { prisma }) => updateCategory(prisma, id, input, query),
   }),
   deleteCategory: t.prismaField({
@@ -83,7 +82,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Deletes a category; refused while pets belong to it.',
     args: idArg,
-    extensions: needsScope('catalog'),
+    scope: 'catalog',
     resolve: (query, _root, { id }, { prisma }) => deleteCategory(prisma, id, query),
   }),
 }));

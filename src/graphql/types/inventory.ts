@@ -4,7 +4,6 @@ import { findUniqueTogether } from '../../db/read-together.ts';
 import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
-import { needsScope } from '../plugins/scopes.ts';
 import { petIdArg } from './args.ts';
 import { PetStatusEnum } from './pet.ts';
 
@@ -66,7 +65,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: describe('updateInventory', 'Sets the stock count of a pet.'),
     args: { ...petIdArg, input: t.arg({ type: InventoryUpdateInput, required: true }) },
-    extensions: needsScope('catalog'),
+    scope: 'catalog',
     resolve: (query, _root, { petId, input }, context) => setStock(context, petId, input.quantity, query),
   }),
 }));

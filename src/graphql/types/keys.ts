@@ -2,8 +2,6 @@ import { DEFAULT_SCOPES, type Scope } from '../../contract/scopes.ts';
 import type { TrustedDocumentsMode } from '../../contract/trusted-documents.ts';
 import { powersOf } from '../../keys/repository.ts';
 import { builder } from '../builder.ts';
-import { callerDependent } from '../plugins/response-cache.ts';
-import { needsScope } from '../plugins/scopes.ts';
 
 const ScopeEnum = builder.enumType('Scope', {
   description: `What an API key may do (docs/keys.md). New keys get ${DEFAULT_SCOPES.join(', ')}.`,
@@ -59,7 +57,7 @@ builder.queryField('viewer', (t) =>
     type: ViewerType,
     description: 'Who you are to the gateway: your key, plan and scopes. `rateLimit` gives your quota.',
     // Each caller's own: the response cache never keeps a result that selects it.
-    extensions: callerDependent,
+    callerDependent: true,
     resolve: (_root, _args, { caller, quota }): ViewerShape => {
       const { maxSubscriptions } = quota;
       return caller.kind === 'key'
@@ -104,7 +102,8 @@ builder.queryField('apiKeys', (t) =>
     type: [ApiKeyType],
     description: 'Every API key, revoked ones included, in id order. Needs the admin scope.',
     // Not cached: a key revoked or created by the CLI moves no store version the cache could see first.
-    extensions: { ...needsScope('admin'), ...callerDependent },
+    scope: 'admin',
+    callerDependent: true,
     resolve: (query, _root, _args, { prisma }) =>
       prisma.apiKey.findMany({ ...query, orderBy: { id: 'asc' } }),
   }),

@@ -4,9 +4,6 @@ import { grants } from '../../contract/scopes.ts';
 import { cancelOrder, type OrderAccess, ordersWithin, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';
 import { paging } from '../paging.ts';
-import { FIELD_LIMIT } from '../plugins/field-limits.ts';
-import { callerDependent } from '../plugins/response-cache.ts';
-import { needsScope } from '../plugins/scopes.ts';
 import { idArg } from './args.ts';
 
 export const OrderType = builder.prismaObject('Order', {
@@ -62,7 +59,7 @@ builder.queryFields((t) => ({
       'One order by id: one your key placed (any order with the admin scope); NOT_FOUND for the others.',
     args: idArg,
     // What it answers depends on the caller's key: the response cache never keeps it.
-    extensions: callerDependent,
+    callerDependent: true,
     resolve: (query, _root, { id }, { prisma, caller }) =>
       found(
         prisma.order.findFirst({ ...query, where: { id, ...ordersWithin(orderAccessOf(caller)) } }),
@@ -78,7 +75,7 @@ builder.queryFields((t) => ({
       description:
         'The orders your key placed (every order with the admin scope; none without a key), in id order, optionally filtered.',
       args: { petId: t.arg({ type: 'Int64' }), complete: t.arg.boolean() },
-      extensions: callerDependent,
+      callerDependent: true,
       resolve: (query, _root, args, { prisma, caller }) =>
         prisma.order.findMany({
           ...query,
@@ -101,7 +98,8 @@ builder.mutationFields((t) => ({
     description:
       'Places an order, taking its quantity from stock; OUT_OF_STOCK when there is not enough. Limited per caller per minute: an operation whose placeOrder fields (aliases included) do not all fit is refused whole with RATE_LIMITED, before any is placed.',
     args: { input: t.arg({ type: NewOrderInput, required: true }) },
-    extensions: { [FIELD_LIMIT]: true, ...needsScope('orders') },
+    scope: 'orders',
+    fieldLimit: true,
     resolve: (query, _root, args, context) =>
       placeOrder(context, args.input, query, context.caller.kind === 'key' ? context.caller.keyId : null),
   }),
@@ -111,7 +109,7 @@ builder.mutationFields((t) => ({
     description:
       'Changes the ship date or completes an order. Completion cannot be undone. Only your own orders (any with the admin scope).',
     args: { ...idArg, input: t.arg({ type: OrderPatchInput, required: true }) },
-    extensions: needsScope('orders'),
+    scope: 'orders',
     resolve: (query, _root, { id, input }, context) =>
       updateOrder(context, id, input, query, orderAccessOf(context.caller)),
   }),
@@ -121,7 +119,7 @@ builder.mutationFields((t) => ({
     description:
       'Cancels an open order and gives its quantity back to stock; a complete order cannot be cancelled. Only your own orders (any with the admin scope).',
     args: idArg,
-    extensions: needsScope('orders'),
+    scope: 'orders',
     resolve: (query, _root, { id }, context) =>
       cancelOrder(context, id, query, orderAccessOf(context.caller)),
   }),

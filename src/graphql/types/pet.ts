@@ -1,11 +1,9 @@
 import { found, invalid } from '../../contract/errors.ts';
-import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../contract/pets-by-id.ts';
 import { findUniqueTogether } from '../../db/read-together.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
 import { MAX_PAGE_SIZE, paging } from '../paging.ts';
-import { needsScope } from '../plugins/scopes.ts';
 import { idArg } from './args.ts';
 
 export const PetStatusEnum = builder.enumType(PetStatus, {
@@ -54,7 +52,8 @@ builder.queryFields((t) => ({
     type: 'Pet',
     nullable: true,
     description: 'One pet by id.',
-    deprecationReason: petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION).reason,
+    // Its reason and its sunset are configured: contract/pets-by-id.ts.
+    deprecation: 'petsById',
     args: idArg,
     resolve: (query, _root, { id }, { prisma }) =>
       found(findUniqueTogether(prisma.pet, 'id', id, query), 'Pet', id),
@@ -95,7 +94,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Creates a pet, with an inventory entry at quantity 0.',
     args: { input: t.arg({ type: NewPetInput, required: true }) },
-    extensions: needsScope('catalog'),
+    scope: 'catalog',
     resolve: (query, _root, { input }, context) => createPet(context, input, query),
   }),
   updatePet: t.prismaField({
@@ -103,7 +102,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Changes the given fields of a pet.',
     args: { ...idArg, input: t.arg({ type: PetPatchInput, required: true }) },
-    extensions: needsScope('catalog'),
+    scope: 'catalog',
     resolve: (query, _root, { id, input }, { prisma }) => updatePet(prisma, id, input, query),
   }),
   deletePet: t.prismaField({
@@ -111,7 +110,7 @@ builder.mutationFields((t) => ({
     nullable: true,
     description: 'Deletes a pet and its inventory entry; refused while open orders reference it.',
     args: idArg,
-    extensions: needsScope('catalog'),
+    scope: 'catalog',
     resolve: (query, _root, { id }, context) => deletePet(context, id, query),
   }),
 }));

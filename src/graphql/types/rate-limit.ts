@@ -1,6 +1,5 @@
 import type { Quota } from '../../contract/caller.ts';
 import { builder } from '../builder.ts';
-import { callerDependent } from '../plugins/response-cache.ts';
 
 /**
  * GitHub-style `rateLimit { limit remaining resetAt }`: the caller's own quota for the window with fewer
@@ -21,7 +20,7 @@ builder.queryField('rateLimit', (t) =>
     type: RateLimitType,
     description: 'Your own rate-limit state, as the X-RateLimit-* response headers give it.',
     // Each caller's own: the response cache never keeps a result that selects it.
-    extensions: callerDependent,
+    callerDependent: true,
     resolve: (_root, _args, { quota }) => quota,
   }),
 );

@@ -1,0 +1,61 @@
+import type { GraphQLField } from 'graphql';
+import type { Scope } from '../../contract/scopes.ts';
+
+/** A scope a field can demand: `read` is every caller's, so naming it would demand nothing. */
+export type DemandedScope = Exclude<Scope, 'read'>;
+
+/** Rules that change what a field means on given dates, configured when the schema is built. */
+export type DeprecationName = 'petsById';
+
+/**
+ * What the gateway's stages know of one output field: declared as the field's typed options (global-types.ts),
+ * kept on the built field by the plugin (index.ts), read through `factsOf`. To add a fact: its option in
+ * global-types.ts, its entry here, its default in NO_FACTS and its line in `factsFrom`.
+ */
+export interface FieldFacts {
+  /** The scope a root field needs (the `scopes` stage, the OpenAPI `x-required-scope`); `read` when it names none. */
+  scope: Scope;
+  /** Its value depends on who asks (the caller's key, quota or own orders): no result that selects it is shared. */
+  callerDependent: boolean;
+  /** Tables (Prisma model names) it reads that its type does not show; the response cache's dependencies. */
+  readsTables: readonly string[];
+  /** Its calls are limited per caller (the `field limits` stage; the limit is configured by field name). */
+  fieldLimit: boolean;
+  /** Deprecated on configured dates, and answering ENDPOINT_SUNSET after the last one (contract/pets-by-id.ts). */
+  deprecation: DeprecationName | undefined;
+}
+
+export const NO_FACTS: FieldFacts = {
+  scope: 'read',
+  callerDependent: false,
+  readsTables: [],
+  fieldLimit: false,
+  deprecation: undefined,
+};
+
+/** The options global-types.ts declares, as the plugin reads them off any kind of field. */
+export interface FactOptions {
+  scope?: DemandedScope;
+  callerDependent?: boolean;
+  readsTables?: readonly string[];
+  fieldLimit?: boolean;
+  deprecation?: DeprecationName;
+}
+
+export function factsFrom(options: FactOptions): FieldFacts {
+  return {
+    scope: options.scope ?? NO_FACTS.scope,
+    callerDependent: options.callerDependent ?? NO_FACTS.callerDependent,
+    readsTables: options.readsTables ?? NO_FACTS.readsTables,
+    fieldLimit: options.fieldLimit ?? NO_FACTS.fieldLimit,
+    deprecation: options.deprecation ?? NO_FACTS.deprecation,
+  };
+}
+
+/** The extension the plugin keeps a field's facts under; nothing but `factsOf` reads it. */
+export const FACTS_EXTENSION = 'gatewayFieldFacts';
+
+/** The facts of a built field; a field the builder did not make (introspection's) has none. */
+export function factsOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'>): FieldFacts {
+  return (field.extensions?.[FACTS_EXTENSION] as FieldFacts | undefined) ?? NO_FACTS;
+}
