@@ -17,3 +17,9 @@ export const slowConsumer = (behind: Backlog, limit: Backlog) =>
       `events or ${limit.bytes} bytes not yet read, so it was ended and its events dropped: read events as they ` +
       'come, then subscribe again and read the current state (each event has a version to compare)',
   );
+
+/**
+ * Retry-After of a subscription refused TOO_MANY_SUBSCRIPTIONS: a place frees when one of the caller's streams
+ * ends, which nobody can tell in advance, so a client tries again after a short while.
+ */
+export const SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS = 5;

@@ -3,7 +3,7 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ApiError } from '../../contract/errors.ts';
 import { stringifyJson } from '../../contract/json.ts';
-import { type Backlog, slowConsumer } from '../../contract/streams.ts';
+import { type Backlog, SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS, slowConsumer } from '../../contract/streams.ts';
 
 export interface EventStreamOptions {
   /** A comment line on every open stream this often; also how long a slow consumer has to read its last event. */
@@ -17,8 +17,13 @@ export interface EventStreamOptions {
 
 /**
  * Subscriptions over Server-Sent Events (GraphQL over SSE, "distinct connections" mode), as Yoga serves them but
- * with a bounded backlog and the heartbeat configured. Every streaming result is served here, whatever else the
- * client accepts, so that no stream escapes the bound.
+ * with a bounded backlog and the heartbeat configured. Every subscription's stream is served here, whatever else
+ * the client accepts, so that no stream escapes the bound.
+ *
+ * A subscription refused before its stream began (NOT_FOUND, VALIDATION_FAILED, ...) is reported on an accepted
+ * stream, 200 with one `next` event carrying the error and then `complete`, as the protocol wants for errors found
+ * before execution: graphql-sse clients retry any other status, and a browser's EventSource shows nothing of it.
+ * A rate-limit refusal (429) keeps its status, with Retry-After, so that clients back off; so does a 5xx.
  *
  * A stream takes each event from its source as soon as it comes, and holds what its client has not read yet, up to
  * `backlog`; past it, the stream drops what it holds and ends with a SLOW_CONSUMER event (the hard limit of Redis's
@@ -29,9 +34,19 @@ export interface EventStreamOptions {
 export function createEventStreams(options: EventStreamOptions) {
   const open = new Set<{ drop(): void }>();
   let dropping = false;
-  const plugin: Plugin = {
-    onResultProcess({ result, setResultProcessor, serverContext }) {
-      if (!isAsyncIterable(result)) return;
+  const subscriptions = new WeakSet<Request>();
+  const plugin: Plugin<{ request: Request }> = {
+    onSubscribe({ args }) {
+      subscriptions.add(args.contextValue.request);
+    },
+    onResultProcess({ request, result, setResultProcessor, serverContext }) {
+      const acceptsStream = request.headers.get('accept')?.includes('text/event-stream') ?? false;
+      if (!isAsyncIterable(result)) {
+        if (acceptsStream) setResultProcessor(singleAnswer, 'text/event-stream');
+        return;
+      }
+      // Other streaming results (none yet: @defer and @stream) go to the type the client asked for.
+      if (!acceptsStream && !subscriptions.has(request)) return;
       const { res } = serverContext as { res?: ServerResponse };
       setResultProcessor((stream, fetchAPI) => {
         const served = eventStream(stream as AsyncIterable<ExecutionResult>, fetchAPI, res, options);
@@ -61,6 +76,34 @@ export type EventStreams = ReturnType<typeof createEventStreams>;
 
 const encoder = new TextEncoder();
 const COMPLETE = encoder.encode('event: complete\ndata:\n\n');
+
+/**
+ * A result that is not a stream (a refusal, or a query sent with Accept: text/event-stream): its `next` event, then
+ * `complete`. 200 but for a rate limit's 429 and a server's 5xx, which clients are to retry later.
+ */
+function singleAnswer(
+  answer: ExecutionResult | readonly ExecutionResult[] | AsyncIterable<ExecutionResult>,
+  fetchAPI: { Response: typeof Response },
+): Response {
+  const results = [answer as ExecutionResult | readonly ExecutionResult[]].flat();
+  const statuses = results.flatMap((result) => result.errors ?? []).map(statusOf);
+  const status = statuses.includes(429) ? 429 : Math.max(200, ...statuses.filter((code) => code >= 500));
+  const events = results.map((result) => `event: next\ndata: ${stringifyJson(withoutInternals(result))}\n\n`);
+  return new fetchAPI.Response(`${events.join('')}event: complete\ndata:\n\n`, {
+    status,
+    headers: {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      // The rate-limit layer sets its own when it knows when its window reopens.
+      ...(status === 429 && { 'retry-after': String(SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS) }),
+    },
+  });
+}
+
+const statusOf = (error: GraphQLError): number => {
+  const { status, http } = error.extensions ?? {};
+  return Number(status ?? (http as { status?: number } | undefined)?.status ?? 200);
+};
 
 function eventStream(
   results: AsyncIterable<ExecutionResult>,
