@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   TOO_MANY_SUBSCRIPTIONS: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  SLOW_CONSUMER: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

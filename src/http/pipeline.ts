@@ -11,6 +11,7 @@ import { createHostRouter } from '../domains/router.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
+import { createEventStreams } from '../graphql/plugins/server-sent-events.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
@@ -102,11 +103,19 @@ export async function createPipeline({
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
 
+  const eventStreams = createEventStreams({
+    ...config.subscriptions,
+    log: logger,
+    onSlowConsumer: (behind) => {
+      metrics.observeSlowConsumer();
+      logger.warn({ behind }, 'a subscription stream fell behind its backlog limit: ended SLOW_CONSUMER');
+    },
+  });
   const { storeVersion, tableVersions } = db;
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
-    heartbeatMs: config.subscriptions.heartbeatMs,
+    eventStreams,
     schema,
     limits: config.graphqlLimits,
     production: config.production,

@@ -103,6 +103,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   KEY_BANNED: 'Banned for 600 s after repeated requests over the limit',
   INTERNAL: 'Unexpected error.',
   UNAVAILABLE: 'The database is unavailable right now; retry shortly',
+  SLOW_CONSUMER: 'This stream fell 1001 event(s) (98304 bytes) behind, past its limit: subscribe again',
 };
 
 /**
