@@ -22,6 +22,7 @@ import { createMetrics } from '../observability/metrics.ts';
 import { createRequestObserver } from '../observability/requests.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitLayer } from '../ratelimit/plugin.ts';
+import { createRestMeaning } from '../rest/meaning.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
@@ -122,7 +123,14 @@ export async function createPipeline({
     logger,
     rateLimit: rateLimit.plugin,
     trustedDocuments: useTrustedDocuments({ prisma: db.prisma, mode: config.trustedDocuments }),
-    idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
+    idempotency: useIdempotency({
+      db,
+      maxRestBodyBytes: config.restMaxBodyBytes,
+      log: logger,
+      now,
+      schema,
+      restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
+    }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:
       storeVersion && config.responseCacheEntries > 0
