@@ -25,6 +25,7 @@ import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { createCors } from './cors.ts';
+import { createFrontDoorRoutes } from './front-door.ts';
 import {
   answerRoutes,
   createOpsRoutes,
@@ -41,8 +42,8 @@ import { createTargetCheck } from './request-target.ts';
  *   2. request target: 400 for a target or Host nothing after it could build a URL from (counted, rate-limited);
  *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
  *   4. CORS: the headers for an allowed origin on every response; preflights answered here, uncounted;
- *   5. ops: /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs, answered without a
- *      rate limit;
+ *   5. ops: / and /favicon.ico, /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs,
+ *      answered without a rate limit;
  *   6. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
@@ -81,6 +82,7 @@ export async function createPipeline({
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
+      ...createFrontDoorRoutes(),
       '/openapi.json': (_req, res) =>
         sendBytes(res, 200, { 'content-type': 'application/json; charset=utf-8' }, openApiDocument),
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
