@@ -15,10 +15,26 @@ import { findDocumentBody } from './repository.ts';
 export const DOCUMENT_CACHE_TTL_MS = 60_000;
 
 export interface TrustedDocumentsOptions {
-  prisma: Db;
+  /** The registered texts (createDocumentFinder). */
+  findDocument: FindDocument;
   /** The mode of callers without one of their own (TRUSTED_DOCUMENTS). */
   mode: TrustedDocumentsMode;
-  cacheEntries?: number;
+}
+
+/** A registered document's text by its sha256 hex; null when none is registered. */
+export type FindDocument = (hash: string) => Promise<string | null>;
+
+/** Registered texts from the database, through a small LRU (`documents -- remove` takes effect within its TTL). */
+export function createDocumentFinder(prisma: Db, cacheEntries = 1_000): FindDocument {
+  const cache = new LRUCache<string, string>({ max: cacheEntries, ttl: DOCUMENT_CACHE_TTL_MS });
+  return async (hash) => {
+    const cached = cache.get(hash);
+    if (cached !== undefined) return cached;
+    // Not found is not cached: a document registered a moment later runs at once.
+    const body = await findDocumentBody(prisma, hash);
+    if (body !== null) cache.set(hash, body);
+    return body;
+  };
 }
 
 /** What this layer reads on the context Yoga hands to onParams: the caller, from the rate-limit layer. */
@@ -34,8 +50,7 @@ interface CallerContext {
  * the rate limit has counted the request, so an id costs what a text does, and every later stage (scopes, field
  * limits, mutations refused over GET) sees the stored operation as if its text had been sent.
  */
-export function useTrustedDocuments({ prisma, mode, cacheEntries = 1_000 }: TrustedDocumentsOptions): Plugin {
-  const cache = new LRUCache<string, string>({ max: cacheEntries, ttl: DOCUMENT_CACHE_TTL_MS });
+export function useTrustedDocuments({ findDocument, mode }: TrustedDocumentsOptions): Plugin {
   // The persisted-operations plugin asks whether text is allowed with the request alone.
   const modes = new WeakMap<Request, TrustedDocumentsMode>();
   const modeOf = (caller: Caller | undefined): TrustedDocumentsMode =>
@@ -62,14 +77,7 @@ export function useTrustedDocuments({ prisma, mode, cacheEntries = 1_000 }: Trus
       }
       return id.slice(DOCUMENT_ID_PREFIX.length);
     },
-    getPersistedOperation: async (hash) => {
-      const cached = cache.get(hash);
-      if (cached !== undefined) return cached;
-      // Not found is not cached: a document registered a moment later runs at once.
-      const body = await findDocumentBody(prisma, hash);
-      if (body !== null) cache.set(hash, body);
-      return body;
-    },
+    getPersistedOperation: findDocument,
     customErrors: {
       notFound: () =>
         graphqlError(

@@ -13,6 +13,7 @@ import { useClientErrorCodes } from './plugins/client-error-codes.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
 import { useHideSuggestions } from './plugins/hide-suggestions.ts';
+import { useHttpCaching } from './plugins/http-caching.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
 import { MAX_VARIABLE_DEPTH, useNestingDepth } from './plugins/nesting-depth.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
@@ -65,6 +66,8 @@ export interface GraphQLServerOptions {
   heartbeatMs?: number;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
+  /** Seconds any cache may reuse a public read (HTTP_CACHE_MAX_AGE; default 0, revalidated every time). */
+  publicMaxAgeSeconds?: number;
 }
 
 /**
@@ -75,7 +78,10 @@ export function apiStages(options: GraphQLServerOptions) {
   return {
     // Names the request for its log line and metrics; answers nothing.
     'operation names': useOperationNames(),
+    // Sets the validator the rate limit made on a successful answer, and no-store on every other API answer.
+    'HTTP caching': useHttpCaching({ publicMaxAgeSeconds: options.publicMaxAgeSeconds ?? 0 }),
     // Identifies the caller and counts, before anything reads the body or runs: a refused request costs little.
+    // A GET whose answer the client holds, by its tag, is answered 304 here, uncounted.
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),

@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { printSchema } from 'graphql';
 import type { Config } from '../config/index.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Database } from '../db/client.ts';
-import { useTrustedDocuments } from '../documents/plugin.ts';
+import { createDocumentFinder, useTrustedDocuments } from '../documents/plugin.ts';
 import { DomainsRegistry } from '../domains/registry.ts';
 import { createHostRouter } from '../domains/router.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
+import { buildIdentity, createEntityTags } from '../graphql/entity-tags.ts';
+import { graphqlGetEntityTags } from '../graphql/get-entity-tag.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
@@ -21,9 +24,11 @@ import { createMetrics } from '../observability/metrics.ts';
 import { createRequestObserver } from '../observability/requests.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitLayer } from '../ratelimit/plugin.ts';
+import { restEntityTags } from '../rest/entity-tag.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
+import { ROUTES } from '../rest/routes.ts';
 import { createCors } from './cors.ts';
 import {
   answerRoutes,
@@ -91,6 +96,17 @@ export async function createPipeline({
     () => draining,
   );
 
+  const findDocument = createDocumentFinder(db.prisma);
+  const tagRead = createEntityTags({
+    schema,
+    readTableVersions: db.readTableVersions,
+    // Passing the sunset changes pet(id:)'s answers and GET /pets/{petId}'s.
+    epoch: () => Number(petsById.isSunset()),
+    build: buildIdentity(printSchema(schema), openApiDocument),
+  });
+  const tagRestGet = restEntityTags(ROUTES, tagRead);
+  const tagGraphQLGet = graphqlGetEntityTags(tagRead, findDocument, config.graphqlLimits.maxTokens);
+
   const rateLimit = createRateLimitLayer<ServerContext>({
     config: config.rateLimit,
     counters,
@@ -99,6 +115,8 @@ export async function createPipeline({
       maxEntries: config.rateLimit.keyCacheSize,
     }),
     log: logger,
+    tagRequest: (request, url) =>
+      isGraphQLPath(url.pathname) ? tagGraphQLGet(request, url) : tagRestGet(request, url),
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
 
@@ -112,7 +130,8 @@ export async function createPipeline({
     production: config.production,
     logger,
     rateLimit: rateLimit.plugin,
-    trustedDocuments: useTrustedDocuments({ prisma: db.prisma, mode: config.trustedDocuments }),
+    trustedDocuments: useTrustedDocuments({ findDocument, mode: config.trustedDocuments }),
+    publicMaxAgeSeconds: config.publicMaxAgeSeconds,
     idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:

@@ -128,6 +128,7 @@ describe("the API's stages (Yoga's plugins)", () => {
     });
     expect(Object.keys(stages)).toEqual([
       'operation names',
+      'HTTP caching',
       'rate limit',
       'CSRF prevention',
       'body limit',
