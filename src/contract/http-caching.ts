@@ -31,15 +31,16 @@ export function cacheControlOf(scope: CacheScope, publicMaxAgeSeconds: number): 
   return publicMaxAgeSeconds > 0 ? `public, max-age=${publicMaxAgeSeconds}` : 'public, no-cache';
 }
 
-/** Whether If-None-Match names the current tag (weak comparison, RFC 9110 13.1.2; a list, or `*`): then 304. */
+/**
+ * Whether If-None-Match names the current tag (a list; weak comparison, RFC 9110 13.1.2): then 304. `*` never
+ * matches: the tag is made before the operation runs, so whether its answer would be one (not an error) is not
+ * known yet.
+ */
 export function notModified(ifNoneMatch: string | null, tag: string): boolean {
   if (ifNoneMatch === null) return false;
   const opaque = (value: string) => value.trim().replace(/^W\//, '');
   const current = opaque(tag);
-  return ifNoneMatch.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return value === '*' || opaque(value) === current;
-  });
+  return ifNoneMatch.split(',').some((candidate) => opaque(candidate) === current);
 }
 
 /**
