@@ -10,6 +10,7 @@ import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
+import { useCompression } from './plugins/compression.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
 import { useHideSuggestions } from './plugins/hide-suggestions.ts';
@@ -44,6 +45,15 @@ const EXPLORER_HEADERS = `{
   // Writes need a key: paste yours and uncomment
   // "X-API-Key": "psk_..."
 }`;
+
+/** GraphiQL's options: the pipeline serves the page (http/explorer-page.ts), Yoga would render the same. */
+export const EXPLORER_OPTIONS = {
+  title: 'Pet Store Gateway',
+  defaultQuery: EXPLORER_QUERY,
+  headers: EXPLORER_HEADERS,
+  defaultHeaders: EXPLORER_HEADERS,
+  defaultEditorToolsVisibility: 'headers' as const,
+};
 
 export interface GraphQLServerOptions {
   prisma: Db;
@@ -115,6 +125,8 @@ export function apiStages(options: GraphQLServerOptions) {
     // Last: a REST request has passed every stage above before the adapter answers it, and runs its
     // operation through them all (rest/run-operation.ts).
     'REST adapter': options.rest,
+    // Its onResponse after every other stage's, which set the answer's headers first.
+    compression: useCompression(),
   };
 }
 
@@ -141,13 +153,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     cors: false,
     logging: options.logger,
     landingPage: false,
-    graphiql: {
-      title: 'Pet Store Gateway',
-      defaultQuery: EXPLORER_QUERY,
-      headers: EXPLORER_HEADERS,
-      defaultHeaders: EXPLORER_HEADERS,
-      defaultEditorToolsVisibility: 'headers',
-    },
+    graphiql: EXPLORER_OPTIONS,
     // Loaded on the first visit of the page: GraphiQL's bundle holds about 30 MB of heap, in every process, from
     // start-up.
     renderGraphiQL: async (graphiql) => (await import('./graphiql-page.ts')).renderExplorerPage(graphiql),

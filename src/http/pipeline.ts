@@ -30,15 +30,10 @@ import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { ROUTES } from '../rest/routes.ts';
 import { createCors } from './cors.ts';
-import {
-  answerRoutes,
-  createOpsRoutes,
-  databaseCheck,
-  type OpsRoute,
-  rateLimitStoreCheck,
-  sendBytes,
-} from './ops.ts';
+import { createExplorerPage } from './explorer-page.ts';
+import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
+import { createStaticAsset, REVALIDATE } from './static-asset.ts';
 
 /**
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
@@ -81,13 +76,17 @@ export async function createPipeline({
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation, now);
   const schema = buildSchema(petsById);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ schema, petsById }));
+  const openApiAsset = createStaticAsset(openApiDocument, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': REVALIDATE,
+  });
+  const answerExplorer = createExplorerPage();
   let draining = false;
   const metricsRoute: Record<string, OpsRoute> = { '/metrics': (_req, res) => metrics.respond(res) };
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
-      '/openapi.json': (_req, res) =>
-        sendBytes(res, 200, { 'content-type': 'application/json; charset=utf-8' }, openApiDocument),
+      '/openapi.json': openApiAsset.answer,
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
       ...(config.metricsPort === undefined && metricsRoute),
       ...createReferencePageRoutes(),
@@ -160,6 +159,8 @@ export async function createPipeline({
       if (cors(req, res)) return;
       const answered = answerOps(req, res);
       if (answered && (await answered)) return;
+      const explorer = answerExplorer(req, res);
+      if (explorer) return await explorer;
       // Yoga answers GET and POST only: a HEAD of /graphql (GraphiQL's page, a query in the URL) runs as its GET.
       // node:http made the response a HEAD's when the request arrived, so it still leaves the body out.
       if (req.method === 'HEAD' && isGraphQLPath(req.url?.split('?')[0] ?? '')) req.method = 'GET';

@@ -146,6 +146,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'Int64 JSON',
       'response cache',
       'REST adapter',
+      'compression',
     ]);
   });
 });
