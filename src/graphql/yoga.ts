@@ -10,9 +10,11 @@ import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
+import { useCompression } from './plugins/compression.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
 import { useHideSuggestions } from './plugins/hide-suggestions.ts';
+import { useHttpCaching } from './plugins/http-caching.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
 import { MAX_VARIABLE_DEPTH, useNestingDepth } from './plugins/nesting-depth.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
@@ -44,6 +46,15 @@ const EXPLORER_HEADERS = `{
   // "X-API-Key": "psk_..."
 }`;
 
+/** GraphiQL's options: the pipeline serves the page (http/explorer-page.ts), Yoga would render the same. */
+export const EXPLORER_OPTIONS = {
+  title: 'Pet Store Gateway',
+  defaultQuery: EXPLORER_QUERY,
+  headers: EXPLORER_HEADERS,
+  defaultHeaders: EXPLORER_HEADERS,
+  defaultEditorToolsVisibility: 'headers' as const,
+};
+
 export interface GraphQLServerOptions {
   prisma: Db;
   /** Where writes publish their committed changes, and where subscriptions read them (default: this process). */
@@ -65,6 +76,8 @@ export interface GraphQLServerOptions {
   eventStreams?: EventStreams;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
+  /** Seconds any cache may reuse a public read (HTTP_CACHE_MAX_AGE; default 0, revalidated every time). */
+  publicMaxAgeSeconds?: number;
 }
 
 /**
@@ -75,7 +88,10 @@ export function apiStages(options: GraphQLServerOptions) {
   return {
     // Names the request for its log line and metrics; answers nothing.
     'operation names': useOperationNames(),
+    // Sets the validator the rate limit made on a successful answer, and no-store on every other API answer.
+    'HTTP caching': useHttpCaching({ publicMaxAgeSeconds: options.publicMaxAgeSeconds ?? 0 }),
     // Identifies the caller and counts, before anything reads the body or runs: a refused request costs little.
+    // A GET whose answer the client holds, by its tag, is answered 304 here, uncounted.
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),
@@ -109,6 +125,8 @@ export function apiStages(options: GraphQLServerOptions) {
     // Last: a REST request has passed every stage above before the adapter answers it, and runs its
     // operation through them all (rest/run-operation.ts).
     'REST adapter': options.rest,
+    // Its onResponse after every other stage's, which set the answer's headers first.
+    compression: useCompression(),
   };
 }
 
@@ -135,13 +153,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     cors: false,
     logging: options.logger,
     landingPage: false,
-    graphiql: {
-      title: 'Pet Store Gateway',
-      defaultQuery: EXPLORER_QUERY,
-      headers: EXPLORER_HEADERS,
-      defaultHeaders: EXPLORER_HEADERS,
-      defaultEditorToolsVisibility: 'headers',
-    },
+    graphiql: EXPLORER_OPTIONS,
     // Loaded on the first visit of the page: GraphiQL's bundle holds about 30 MB of heap, in every process, from
     // start-up.
     renderGraphiQL: async (graphiql) => (await import('./graphiql-page.ts')).renderExplorerPage(graphiql),

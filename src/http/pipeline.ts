@@ -1,16 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { printSchema } from 'graphql';
 import type { Config } from '../config/index.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Database } from '../db/client.ts';
-import { useTrustedDocuments } from '../documents/plugin.ts';
+import { createDocumentFinder, useTrustedDocuments } from '../documents/plugin.ts';
 import { DomainsRegistry } from '../domains/registry.ts';
 import { createHostRouter } from '../domains/router.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
+import { buildIdentity, createEntityTags } from '../graphql/entity-tags.ts';
+import { graphqlGetEntityTags } from '../graphql/get-entity-tag.ts';
 import { createEventStreams } from '../graphql/plugins/server-sent-events.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
@@ -23,6 +26,7 @@ import { nameOperation } from '../observability/request-context.ts';
 import { createRequestObserver } from '../observability/requests.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitLayer } from '../ratelimit/plugin.ts';
+import { restEntityTags } from '../rest/entity-tag.ts';
 import { createOperationFinder } from '../rest/match.ts';
 import { createRestMeaning } from '../rest/meaning.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
@@ -30,16 +34,11 @@ import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { ROUTES } from '../rest/routes.ts';
 import { createCors } from './cors.ts';
+import { createExplorerPage } from './explorer-page.ts';
 import { createFrontDoorRoutes } from './front-door.ts';
-import {
-  answerRoutes,
-  createOpsRoutes,
-  databaseCheck,
-  type OpsRoute,
-  rateLimitStoreCheck,
-  sendBytes,
-} from './ops.ts';
+import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
+import { createStaticAsset, REVALIDATE } from './static-asset.ts';
 
 /**
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
@@ -83,14 +82,18 @@ export async function createPipeline({
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation, now);
   const schema = buildSchema(petsById);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ schema, petsById }));
+  const openApiAsset = createStaticAsset(openApiDocument, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': REVALIDATE,
+  });
+  const answerExplorer = createExplorerPage();
   let draining = false;
   const metricsRoute: Record<string, OpsRoute> = { '/metrics': (_req, res) => metrics.respond(res) };
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
       ...createFrontDoorRoutes(),
-      '/openapi.json': (_req, res) =>
-        sendBytes(res, 200, { 'content-type': 'application/json; charset=utf-8' }, openApiDocument),
+      '/openapi.json': openApiAsset.answer,
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
       ...(config.metricsPort === undefined && metricsRoute),
       ...createReferencePageRoutes(),
@@ -98,6 +101,17 @@ export async function createPipeline({
     logger,
     () => draining,
   );
+
+  const findDocument = createDocumentFinder(db.prisma);
+  const tagRead = createEntityTags({
+    schema,
+    readTableVersions: db.readTableVersions,
+    // Passing the sunset changes pet(id:)'s answers and GET /pets/{petId}'s.
+    epoch: () => Number(petsById.isSunset()),
+    build: buildIdentity(printSchema(schema), openApiDocument),
+  });
+  const tagRestGet = restEntityTags(ROUTES, tagRead);
+  const tagGraphQLGet = graphqlGetEntityTags(tagRead, findDocument, config.graphqlLimits.maxTokens);
 
   const rateLimit = createRateLimitLayer<ServerContext>({
     config: config.rateLimit,
@@ -107,6 +121,8 @@ export async function createPipeline({
       maxEntries: config.rateLimit.keyCacheSize,
     }),
     log: logger,
+    tagRequest: (request, url) =>
+      isGraphQLPath(url.pathname) ? tagGraphQLGet(request, url) : tagRestGet(request, url),
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
   const restOperationOf = createOperationFinder(ROUTES);
@@ -138,7 +154,8 @@ export async function createPipeline({
     production: config.production,
     logger,
     rateLimit: rateLimit.plugin,
-    trustedDocuments: useTrustedDocuments({ prisma: db.prisma, mode: config.trustedDocuments }),
+    trustedDocuments: useTrustedDocuments({ findDocument, mode: config.trustedDocuments }),
+    publicMaxAgeSeconds: config.publicMaxAgeSeconds,
     idempotency: useIdempotency({
       db,
       maxRestBodyBytes: config.restMaxBodyBytes,
@@ -175,6 +192,8 @@ export async function createPipeline({
       if (cors(req, res)) return;
       const answered = answerOps(req, res);
       if (answered && (await answered)) return;
+      const explorer = answerExplorer(req, res);
+      if (explorer) return await explorer;
       // Yoga answers GET and POST only: a HEAD of /graphql (GraphiQL's page, a query in the URL) runs as its GET.
       // node:http made the response a HEAD's when the request arrived, so it still leaves the body out.
       if (req.method === 'HEAD' && isGraphQLPath(req.url?.split('?')[0] ?? '')) req.method = 'GET';

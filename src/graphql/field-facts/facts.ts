@@ -1,4 +1,5 @@
 import type { GraphQLField } from 'graphql';
+import type { CacheScope } from '../../contract/http-caching.ts';
 import type { Scope } from '../../contract/scopes.ts';
 
 /** A scope a field can demand: `read` is every caller's, so naming it would demand nothing. */
@@ -19,6 +20,8 @@ export interface FieldFacts {
   callerDependent: boolean;
   /** Tables (Prisma model names) it reads that its type does not show; the response cache's dependencies. */
   readsTables: readonly string[];
+  /** Who may keep an answer that selects it (HTTP Cache-Control): `private` when caller-dependent, unless told. */
+  cache: CacheScope;
   /** Its calls are limited per caller (the `field limits` stage; the limit is configured by field name). */
   fieldLimit: boolean;
   /** Deprecated on configured dates, and answering ENDPOINT_SUNSET after the last one (contract/pets-by-id.ts). */
@@ -29,6 +32,7 @@ export const NO_FACTS: FieldFacts = {
   scope: 'read',
   callerDependent: false,
   readsTables: [],
+  cache: 'public',
   fieldLimit: false,
   deprecation: undefined,
 };
@@ -38,6 +42,7 @@ export interface FactOptions {
   scope?: DemandedScope;
   callerDependent?: boolean;
   readsTables?: readonly string[];
+  cache?: CacheScope;
   fieldLimit?: boolean;
   deprecation?: DeprecationName;
 }
@@ -47,6 +52,7 @@ export function factsFrom(options: FactOptions): FieldFacts {
     scope: options.scope ?? NO_FACTS.scope,
     callerDependent: options.callerDependent ?? NO_FACTS.callerDependent,
     readsTables: options.readsTables ?? NO_FACTS.readsTables,
+    cache: options.cache ?? (options.callerDependent ? 'private' : NO_FACTS.cache),
     fieldLimit: options.fieldLimit ?? NO_FACTS.fieldLimit,
     deprecation: options.deprecation ?? NO_FACTS.deprecation,
   };

@@ -1,4 +1,5 @@
 import type { FieldNullability, InputFieldMap, SchemaTypes, TypeParam } from '@pothos/core';
+import type { CacheScope } from '../../contract/http-caching.ts';
 import type { PetsByIdDeprecation } from '../../contract/pets-by-id.ts';
 import type { DemandedScope, DeprecationName } from './facts.ts';
 import type { FieldFactsPlugin } from './index.ts';
@@ -28,6 +29,11 @@ declare global {
       callerDependent?: boolean;
       /** Tables (Prisma models) it reads that its type does not show. */
       readsTables?: readonly (keyof Types['PrismaTypes'] & string)[];
+      /**
+       * Who may keep an answer that selects it (Cache-Control; the most restrictive field wins): `public` by
+       * default, `private` when `callerDependent`, `no-store` for a value that changes with every request.
+       */
+      cache?: CacheScope;
     }
 
     export interface QueryFieldOptions<
