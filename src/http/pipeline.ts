@@ -11,6 +11,7 @@ import { createHostRouter } from '../domains/router.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
+import { dialectOf } from '../graphql/plan/dialects.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
@@ -126,6 +127,7 @@ export async function createPipeline({
             onLookup: metrics.observeCache,
           }
         : undefined,
+    listPlans: config.listPlans ? dialectOf(db.target) : undefined,
   });
 
   const stopSweeping = sweepPeriodically(db.prisma, { now, log: logger });
