@@ -1,3 +1,4 @@
+import { NESTED_ROW_COST } from '../../bench/processes.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { Db } from '../../src/db/client.ts';
 import { listen } from '../../src/http/listener.ts';
@@ -28,6 +29,7 @@ export async function startTwins() {
     PORT: '0',
     PLACE_ORDER_PER_MINUTE: '100000',
     RESPONSE_CACHE_ENTRIES: '0',
+    GRAPHQL_MAX_COST: String(NESTED_ROW_COST),
   };
   const planned = await createPipeline({ config: loadConfig(base), db: database.db });
   const resolved = await createPipeline({
@@ -78,14 +80,15 @@ export async function startTwins() {
     operationName?: string,
   ) => both('/graphql', graphqlRequest(query, variables, key, operationName));
 
-  /** The statements the planned gateway's request ran (the key lookup aside). */
-  async function statementsOf(query: string, variables?: Record<string, unknown>, operationName?: string) {
+  /** The statements a gateway's request ran (the key lookup aside): the planned one's unless told. */
+  async function statementsOf(
+    query: string,
+    variables?: Record<string, unknown>,
+    operationName?: string,
+    side: keyof typeof servers = 'planned',
+  ) {
     statements = [];
-    const answer = await ask(
-      'planned',
-      '/graphql',
-      graphqlRequest(query, variables, keys.admin, operationName),
-    );
+    const answer = await ask(side, '/graphql', graphqlRequest(query, variables, keys.admin, operationName));
     return { answer, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
   }
 
