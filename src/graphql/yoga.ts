@@ -8,6 +8,8 @@ import { ChangeFeed } from '../events/feed.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
+import type { Dialect } from './plan/dialects.ts';
+import { useListPlans } from './plan/plugin.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
 import { useCompression } from './plugins/compression.ts';
@@ -78,6 +80,8 @@ export interface GraphQLServerOptions {
   responseCache?: ResponseCacheOptions;
   /** Seconds any cache may reuse a public read (HTTP_CACHE_MAX_AGE; default 0, revalidated every time). */
   publicMaxAgeSeconds?: number;
+  /** How the list planner writes SQL for the store's database; absent: lists are answered by the resolvers. */
+  listPlans?: Dialect;
 }
 
 /**
@@ -122,6 +126,8 @@ export function apiStages(options: GraphQLServerOptions) {
     'Int64 JSON': useInt64Json(),
     // After every plugin with a say in execution, so that a cached result passes through their hooks too.
     'response cache': options.responseCache ? useResponseCache(options.responseCache) : {},
+    // After the response cache, which then keeps and answers planned results as any other.
+    'list plans': options.listPlans ? useListPlans(options.listPlans) : {},
     // Last: a REST request has passed every stage above before the adapter answers it, and runs its
     // operation through them all (rest/run-operation.ts).
     'REST adapter': options.rest,

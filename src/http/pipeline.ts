@@ -14,6 +14,7 @@ import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
 import { buildIdentity, createEntityTags } from '../graphql/entity-tags.ts';
 import { graphqlGetEntityTags } from '../graphql/get-entity-tag.ts';
+import { dialectOf } from '../graphql/plan/dialects.ts';
 import { createEventStreams } from '../graphql/plugins/server-sent-events.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
@@ -176,6 +177,7 @@ export async function createPipeline({
             onLookup: metrics.observeCache,
           }
         : undefined,
+    listPlans: config.listPlans ? dialectOf(db.target) : undefined,
   });
 
   const stopSweeping = sweepPeriodically(db.prisma, { now, log: logger });
