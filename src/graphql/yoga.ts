@@ -19,7 +19,7 @@ import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
 import { useScopes } from './plugins/scopes.ts';
-import { useServerSentEvents } from './plugins/server-sent-events.ts';
+import { createEventStreams, type EventStreams } from './plugins/server-sent-events.ts';
 import { useSubscriptionCap } from './plugins/subscription-cap.ts';
 import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
@@ -61,8 +61,8 @@ export interface GraphQLServerOptions {
   idempotency: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter, which answers every path but the GraphQL endpoint. */
   rest: Plugin;
-  /** A comment line on every open subscription stream this often (default 15 s). */
-  heartbeatMs?: number;
+  /** How subscriptions stream (default: a heartbeat every 15 s, a backlog of 1,000 events or 1 MiB). */
+  eventStreams?: EventStreams;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
 }
@@ -98,8 +98,8 @@ export function apiStages(options: GraphQLServerOptions) {
     'field limits': useFieldLimits(),
     // Before a subscription starts: past its caller's cap of open subscriptions, it is refused (429).
     'subscription cap': useSubscriptionCap(),
-    // Open subscriptions stream as Server-Sent Events, with the configured heartbeat.
-    'server-sent events': useServerSentEvents({ heartbeatMs: options.heartbeatMs ?? 15_000 }),
+    // Open subscriptions stream as Server-Sent Events, with the configured heartbeat and backlog.
+    'server-sent events': (options.eventStreams ?? defaultEventStreams(options.logger)).plugin,
     // After every refusal that needs the body or the caller, before anything executes: a keyed write replays
     // its first response, or runs in a transaction that commits with the record of its response.
     idempotency: options.idempotency,
@@ -114,7 +114,7 @@ export function apiStages(options: GraphQLServerOptions) {
 
 /** The GraphQL server, which serves REST too: schema, context, error masking, and the API's pipeline. */
 export function createGraphQLServer(options: GraphQLServerOptions) {
-  const { publish, feed } = options.changes ?? inProcessChanges();
+  const { publish, feed } = options.changes ?? inProcessChanges(options.logger);
   return createYoga<ServerContext, Context>({
     schema: options.schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -149,7 +149,15 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
   });
 }
 
-function inProcessChanges() {
-  const bus = openMemoryChangeBus();
+function defaultEventStreams(logger: Logger) {
+  return createEventStreams({
+    heartbeatMs: 15_000,
+    backlog: { events: 1_000, bytes: 1024 * 1024 },
+    log: logger,
+  });
+}
+
+function inProcessChanges(logger: Logger) {
+  const bus = openMemoryChangeBus(logger);
   return { publish: bus.publish, feed: new ChangeFeed(bus, { gapWaitMs: 1000 }) };
 }

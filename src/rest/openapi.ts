@@ -78,6 +78,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   QUERY_TOO_COMPLEX: 'The query is too complex',
   DOCUMENT_NOT_TRUSTED: 'This API key runs registered documents only: send {"documentId": "sha256:<hash>"}',
   DOCUMENT_NOT_FOUND: 'No registered document has the id sha256:<hash>',
+  PERSISTED_QUERY_NOT_FOUND: 'No document is known by this sha256Hash: send it again with its query text',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are off for this caller: send the query text',
   FORBIDDEN: 'This API key lacks the scope catalog, which this write needs',
   NOT_ACCEPTABLE: 'Accept names no type this endpoint answers with (application/json)',
   URI_TOO_LONG: 'The request target is longer than 8192 bytes: send long GraphQL documents with POST',
@@ -103,6 +105,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   KEY_BANNED: 'Banned for 600 s after repeated requests over the limit',
   INTERNAL: 'Unexpected error.',
   UNAVAILABLE: 'The database is unavailable right now; retry shortly',
+  SLOW_CONSUMER: 'This stream fell 1001 event(s) (98304 bytes) behind, past its limit: subscribe again',
 };
 
 /**
