@@ -162,6 +162,7 @@ export async function createPipeline({
       maxRestBodyBytes: config.restMaxBodyBytes,
       log: logger,
       now,
+      limits: config.idempotency,
       schema,
       restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
     }),
