@@ -1,3 +1,4 @@
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
@@ -112,6 +113,8 @@ export function apiStages(options: GraphQLServerOptions) {
       maxDocumentNesting: options.limits.maxDepth + MAX_VARIABLE_DEPTH + 2,
     }),
     'query limits': useQueryLimits(options.limits),
+    // @defer and @stream (docs/graphql.md): their validation rules; the answer is multipart/mixed or SSE.
+    'defer and stream': useDeferStream(),
     'client error codes': useClientErrorCodes(),
     // In production no error names a part of the schema the request did not ("Did you mean …?").
     'hide suggestions': options.production ? useHideSuggestions() : {},
