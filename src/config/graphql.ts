@@ -22,6 +22,8 @@ export const graphqlPart = z
     LIST_PLANS: z.enum(['on', 'off']).default('on'),
     SUBSCRIPTION_HEARTBEAT_MS: atLeastOne('ms').default(15_000),
     SUBSCRIPTION_GAP_WAIT_MS: atLeastOne('ms').default(1_000),
+    SUBSCRIPTION_BACKLOG_EVENTS: atLeastOne('events').default(1_000),
+    SUBSCRIPTION_BACKLOG_BYTES: wholeNumber({ min: 1024, unit: 'bytes' }).default(1024 * 1024),
   })
   .transform((env) => ({
     graphqlLimits: {
@@ -42,5 +44,7 @@ export const graphqlPart = z
       heartbeatMs: env.SUBSCRIPTION_HEARTBEAT_MS,
       /** How long a change waits for an earlier one of its row, published by another process (events/in-order.ts). */
       gapWaitMs: env.SUBSCRIPTION_GAP_WAIT_MS,
+      /** The most a stream holds that its client has not read: past either, it ends SLOW_CONSUMER. */
+      backlog: { events: env.SUBSCRIPTION_BACKLOG_EVENTS, bytes: env.SUBSCRIPTION_BACKLOG_BYTES },
     },
   }));

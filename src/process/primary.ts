@@ -30,7 +30,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   await db.close();
   if (!config.rateLimit.redisUrl) {
     serveCounterStore(openMemoryCounterStore());
-    relayChanges();
+    relayChanges(logger);
   }
   serveClusterMetrics(config.metricsReuseMs);
 

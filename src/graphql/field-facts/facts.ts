@@ -1,5 +1,6 @@
 import type { GraphQLField } from 'graphql';
 import type { Caller } from '../../contract/caller.ts';
+import type { CacheScope } from '../../contract/http-caching.ts';
 import type { Scope } from '../../contract/scopes.ts';
 
 /** A scope a field can demand: `read` is every caller's, so naming it would demand nothing. */
@@ -42,6 +43,8 @@ export interface FieldFacts {
   callerDependent: boolean;
   /** Tables (Prisma model names) it reads that its type does not show; the response cache's dependencies. */
   readsTables: readonly string[];
+  /** Who may keep an answer that selects it (HTTP Cache-Control): `private` when caller-dependent, unless told. */
+  cache: CacheScope;
   /** Its calls are limited per caller (the `field limits` stage; the limit is configured by field name). */
   fieldLimit: boolean;
   /** Deprecated on configured dates, and answering ENDPOINT_SUNSET after the last one (contract/pets-by-id.ts). */
@@ -60,6 +63,7 @@ export const NO_FACTS: FieldFacts = {
   scope: 'read',
   callerDependent: false,
   readsTables: [],
+  cache: 'public',
   fieldLimit: false,
   deprecation: undefined,
   column: undefined,
@@ -73,6 +77,7 @@ export interface FactOptions {
   scope?: DemandedScope;
   callerDependent?: boolean;
   readsTables?: readonly string[];
+  cache?: CacheScope;
   fieldLimit?: boolean;
   deprecation?: DeprecationName;
   listPlan?: ListPlan<never>;
@@ -91,6 +96,7 @@ export function factsFrom(options: FactOptions, extensions: PothosFieldExtension
     scope: options.scope ?? NO_FACTS.scope,
     callerDependent: options.callerDependent ?? NO_FACTS.callerDependent,
     readsTables: options.readsTables ?? NO_FACTS.readsTables,
+    cache: options.cache ?? (options.callerDependent ? 'private' : NO_FACTS.cache),
     fieldLimit: options.fieldLimit ?? NO_FACTS.fieldLimit,
     deprecation: options.deprecation ?? NO_FACTS.deprecation,
     column: extensions.pothosExposedField,
