@@ -6,6 +6,7 @@ import { openMemoryChangeBus } from '../events/bus.ts';
 import type { Change } from '../events/change.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import type { Logger } from '../observability/logger.ts';
+import { tracingIsOn } from '../observability/tracing.ts';
 import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
 import type { Dialect } from './plan/dialects.ts';
@@ -25,6 +26,7 @@ import { type ResponseCacheOptions, useResponseCache } from './plugins/response-
 import { useScopes } from './plugins/scopes.ts';
 import { createEventStreams, type EventStreams } from './plugins/server-sent-events.ts';
 import { useSubscriptionCap } from './plugins/subscription-cap.ts';
+import { useTracing } from './plugins/tracing.ts';
 import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 
@@ -92,6 +94,8 @@ export function apiStages(options: GraphQLServerOptions) {
   return {
     // Names the request for its log line and metrics; answers nothing.
     'operation names': useOperationNames(),
+    // Spans for parse, validate and execute, only while OpenTelemetry tracing is on.
+    tracing: tracingIsOn() ? useTracing() : {},
     // Sets the validator the rate limit made on a successful answer, and no-store on every other API answer.
     'HTTP caching': useHttpCaching({ publicMaxAgeSeconds: options.publicMaxAgeSeconds ?? 0 }),
     // Identifies the caller and counts, before anything reads the body or runs: a refused request costs little.

@@ -25,6 +25,7 @@ import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
 import { nameOperation } from '../observability/request-context.ts';
 import { createRequestObserver } from '../observability/requests.ts';
+import { traceRequest } from '../observability/tracing.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitLayer } from '../ratelimit/plugin.ts';
 import { restEntityTags } from '../rest/entity-tag.ts';
@@ -162,6 +163,7 @@ export async function createPipeline({
       maxRestBodyBytes: config.restMaxBodyBytes,
       log: logger,
       now,
+      limits: config.idempotency,
       schema,
       restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
     }),
@@ -183,7 +185,10 @@ export async function createPipeline({
   const stopSweeping = sweepPeriodically(db.prisma, { now, log: logger });
 
   /** Never rejects: a failure outside Yoga's own error handling is logged and answered 500 INTERNAL. */
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    traceRequest(req, res, () => serve(req, res));
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     observe(req, res);
     try {
       // A stage that hands the request on says so at once; only an answer may take a promise.

@@ -1,5 +1,6 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { inSpan } from '../../observability/tracing.ts';
 import type { Context } from '../context.ts';
 import { pageArgumentsOf } from './arguments.ts';
 import { PlanCache } from './cache.ts';
@@ -31,9 +32,11 @@ export function useListPlans(dialect: Dialect): Plugin<Context> {
       const pages = pageArgumentsOf(planned.plan.selection.connections, planned.variables, caller);
       if (!pages) return;
       const statement = planned.plan.statementFor(pages, dialect);
-      return runStatement(prisma, statement, pages).then((json) => {
-        if (json !== undefined) setResultAndStopExecution(plannedResult(json));
-      });
+      return Promise.resolve(inSpan('list plan', () => runStatement(prisma, statement, pages))).then(
+        (json) => {
+          if (json !== undefined) setResultAndStopExecution(plannedResult(json));
+        },
+      );
     },
   };
 }
