@@ -42,7 +42,7 @@ export class ChangeFeed {
     row: string;
     version: () => Promise<number | undefined>;
     accepts: (change: Change) => change is T;
-    isLast?: (change: T) => boolean;
+    isLast: (change: T) => boolean;
     missing: () => Error;
   }): Promise<AsyncIterable<T>> {
     if ((await watch.version()) === undefined) throw watch.missing();

@@ -57,7 +57,7 @@ builder.subscriptionFields((t) => ({
   inventoryChanged: t.field({
     type: InventoryChangeType,
     description:
-      "A pet's stock after each committed change (orders placed, completed or cancelled, stock set, the pet created or deleted), in commit order; without petId, every pet's. Over Server-Sent Events: docs/subscriptions.md.",
+      "A pet's stock after each committed change (orders placed, completed or cancelled, stock set, the pet created or deleted), in commit order; without petId, every pet's. With petId, the stream completes after the pet's deletion. Over Server-Sent Events: docs/subscriptions.md.",
     args: { petId: t.arg({ type: 'Int64' }) },
     subscribe: async (_root, { petId }, { prisma, feed }) => {
       if (petId == null) {
@@ -75,6 +75,7 @@ builder.subscriptionFields((t) => ({
         version: async () =>
           (await prisma.inventoryItem.findUnique({ where: { petId }, select: { version: true } }))?.version,
         accepts: (change): change is InventoryChange => isInventory(change) && change.petId === watched,
+        isLast: (change) => change.deleted,
         missing: () => notFound('Pet', petId),
       });
     },
@@ -83,7 +84,7 @@ builder.subscriptionFields((t) => ({
   orderChanged: t.field({
     type: OrderChangeType,
     description:
-      'An order after each committed change (ship date, completion, cancellation), in commit order; a key watches the orders it may read. Over Server-Sent Events: docs/subscriptions.md.',
+      'An order after each committed change (ship date, completion, cancellation), in commit order, completing after its cancellation; a key watches the orders it may read. Over Server-Sent Events: docs/subscriptions.md.',
     args: idArg,
     subscribe: async (_root, { id }, { prisma, feed, caller }) => {
       // A key watches the orders it may read (docs/keys.md); any other is answered as one that does not exist.
@@ -93,6 +94,7 @@ builder.subscriptionFields((t) => ({
         row: `order:${watched}`,
         version: async () => (await prisma.order.findFirst({ where, select: { version: true } }))?.version,
         accepts: (change): change is OrderChange => isOrder(change) && change.id === watched,
+        isLast: (change) => change.cancelled,
         missing: () => notFound('Order', id),
       });
     },
