@@ -180,8 +180,13 @@ export async function createPipeline({
     await Promise.all([counters.close(), changes.close()]);
   }
 
-  /** Completes every open subscription stream (and any opened from now on), so that none holds a shutdown. */
+  /**
+   * Cuts every open subscription stream's connection (and any opened from now on), so that none holds a shutdown
+   * and their clients reconnect, as after a dropped connection: a `complete` event would tell them the
+   * subscription is over.
+   */
   function endSubscriptions() {
+    eventStreams.dropAll();
     feed.end();
   }
 

@@ -40,8 +40,8 @@ export async function serve(config: Config, db: Database, logger: Logger) {
         logger.info(`draining: /readyz answers 503; serving for SHUTDOWN_DELAY_MS=${config.shutdownDelayMs}`);
         await sleep(config.shutdownDelayMs);
       }
-      // An open subscription stream is a response that never finishes by itself: it completes now, and its
-      // client reconnects elsewhere.
+      // An open subscription stream is a response that never finishes by itself: its connection is cut now (no
+      // `complete`, which would tell its client the subscription is over), and its client reconnects elsewhere.
       pipeline.endSubscriptions();
       const [cutOff] = await Promise.all([
         listener.close(config.shutdownTimeoutMs),
