@@ -16,6 +16,7 @@ import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
 import { sweepPeriodically } from '../idempotency/sweep.ts';
+import { createKeyWatch } from '../keys/key-watch.ts';
 import { createKeyLookup } from '../keys/lookup.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
@@ -35,6 +36,9 @@ import {
   sendBytes,
 } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
+
+// With API_KEY_CACHE_TTL_MS at 0 (no cache), open streams still read their keys no more often than this.
+const KEY_WATCH_MIN_INTERVAL_MS = 250;
 
 /**
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
@@ -115,6 +119,11 @@ export async function createPipeline({
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
+    // Twice per key cache time: a stream ends within that time of its key's revocation, as its requests would.
+    keyWatch: createKeyWatch(db.prisma, {
+      intervalMs: Math.max(KEY_WATCH_MIN_INTERVAL_MS, config.rateLimit.keyCacheTtlMs / 2),
+      log: logger,
+    }),
     eventStreams,
     schema,
     limits: config.graphqlLimits,
