@@ -146,7 +146,9 @@ function eventStream(
     stopSource();
     markClosed();
   };
+  let dropped = false;
   const drop = () => {
+    dropped = true;
     backlog.length = 0;
     finish();
     end();
@@ -209,6 +211,7 @@ function eventStream(
           });
           wake = undefined;
         }
+        if (dropped) return;
         const chunk = backlog.shift();
         if (chunk) {
           backlogBytes -= chunk.byteLength;
