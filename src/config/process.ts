@@ -3,12 +3,15 @@ import { z } from 'zod';
 import { wholeNumber } from './values.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The process: its mode, its log, how many serving processes, how long a stop may take. */
 export const processPart = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional(),
+    LOG_FORMAT: z.enum(LOG_FORMATS, `must be one of ${LOG_FORMATS.join(', ')}`).optional(),
     WORKERS: z
       .string()
       .regex(/^([1-9]\d*|auto)$/, 'must be a whole number >= 1, or auto (one per CPU)')
@@ -21,6 +24,8 @@ export const processPart = z
     production: env.NODE_ENV === 'production',
     // Tests start many gateways in one process: their request logs stay off unless asked for.
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    /** Unset: readable lines when stdout is a terminal, JSON otherwise (observability/logger.ts decides). */
+    logFormat: env.LOG_FORMAT,
     /** Serving processes: 1 serves in this process; more makes it a node:cluster primary of that many workers. */
     workers: env.WORKERS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

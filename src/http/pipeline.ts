@@ -20,13 +20,18 @@ import { createKeyWatch } from '../keys/key-watch.ts';
 import { createKeyLookup } from '../keys/lookup.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
+import { nameOperation } from '../observability/request-context.ts';
 import { createRequestObserver } from '../observability/requests.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitLayer } from '../ratelimit/plugin.ts';
+import { createOperationFinder } from '../rest/match.ts';
+import { createRestMeaning } from '../rest/meaning.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
+import { ROUTES } from '../rest/routes.ts';
 import { createCors } from './cors.ts';
+import { createFrontDoorRoutes } from './front-door.ts';
 import {
   answerRoutes,
   createOpsRoutes,
@@ -44,17 +49,18 @@ const KEY_WATCH_MIN_INTERVAL_MS = 250;
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
  *   1. observe: the request's id, log line and metrics (answers nothing);
  *   2. request target: 400 for a target or Host nothing after it could build a URL from (counted, rate-limited);
+ *      past it, the request is labelled with the API and operation its method and path name;
  *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
  *   4. CORS: the headers for an allowed origin on every response; preflights answered here, uncounted;
- *   5. ops: /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs, answered without a
- *      rate limit;
+ *   5. ops: / and /favicon.ico, /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs,
+ *      answered without a rate limit;
  *   6. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
 export async function createPipeline({
   config,
   db,
-  logger = createLogger(config.logLevel),
+  logger = createLogger(config.logLevel, config.logFormat),
   now = Date.now,
 }: {
   config: Config;
@@ -86,6 +92,7 @@ export async function createPipeline({
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
+      ...createFrontDoorRoutes(),
       '/openapi.json': (_req, res) =>
         sendBytes(res, 200, { 'content-type': 'application/json; charset=utf-8' }, openApiDocument),
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
@@ -106,6 +113,16 @@ export async function createPipeline({
     log: logger,
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
+  const restOperationOf = createOperationFinder(ROUTES);
+  /** Labels the request with the API and operation it asks for, whichever stage answers it. */
+  function nameRequest(req: IncomingMessage) {
+    const target = req.url ?? '';
+    const query = target.indexOf('?');
+    const path = query < 0 ? target : target.slice(0, query);
+    if (isGraphQLPath(path)) return nameOperation(req, 'graphql', 'unknown');
+    const operationId = restOperationOf(req.method ?? '', path);
+    if (operationId) nameOperation(req, 'rest', operationId);
+  }
 
   const eventStreams = createEventStreams({
     ...config.subscriptions,
@@ -131,7 +148,14 @@ export async function createPipeline({
     logger,
     rateLimit: rateLimit.plugin,
     trustedDocuments: useTrustedDocuments({ prisma: db.prisma, mode: config.trustedDocuments }),
-    idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
+    idempotency: useIdempotency({
+      db,
+      maxRestBodyBytes: config.restMaxBodyBytes,
+      log: logger,
+      now,
+      schema,
+      restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
+    }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:
       storeVersion && config.responseCacheEntries > 0
@@ -155,6 +179,7 @@ export async function createPipeline({
       // A stage that hands the request on says so at once; only an answer may take a promise.
       const refused = refuseUnservable(req, res);
       if (refused && (await refused)) return;
+      nameRequest(req);
       if (routeHost(req, res)) return;
       if (cors(req, res)) return;
       const answered = answerOps(req, res);

@@ -1,5 +1,5 @@
 import { Response } from '@whatwg-node/fetch';
-import { getOperationAST, parse } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, getOperationAST, parse } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { readBody } from '../contract/body-limit.ts';
 import type { Caller } from '../contract/caller.ts';
@@ -12,6 +12,7 @@ import { type HeldTransaction, holdTransaction } from '../db/held-transaction.ts
 import type { Logger } from '../observability/logger.ts';
 import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
 import { fingerprint, IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER, readIdempotencyKey } from './key.ts';
+import { graphqlMeaning } from './meaning.ts';
 import { findRecord, type IdempotencyRecord, lockKey, type RecordId, saveRecord } from './records.ts';
 
 /** How long a key's first response is replayed. */
@@ -32,12 +33,25 @@ export interface IdempotencyDeps {
   maxRestBodyBytes: number;
   log: Pick<Logger, 'warn' | 'error'>;
   now?: () => number;
+  /** The schema, whose variable types a GraphQL request's variables are compared by. */
+  schema: GraphQLSchema;
+  /** A REST write's meaning as canonical text (src/rest/meaning.ts); undefined for one REST would refuse. */
+  restMeaning: (request: Request, url: URL, body: Uint8Array<ArrayBuffer>) => Promise<string | undefined>;
 }
 
 /** What this layer reads on the server context (the caller, from the rate-limit layer) and adds to it. */
 export interface IdempotentContext {
   caller?: Caller;
   transaction?: HeldTransaction;
+}
+
+/**
+ * What a repeat must match: the fingerprint of the request's meaning, which its record keeps, and the one of its
+ * bytes as the records written before meanings were compared keep it (for a day after the upgrade).
+ */
+interface Fingerprints {
+  meaning: string;
+  bytes: string;
 }
 
 /** A keyed write on its way: the record it is to leave, and the transaction it runs in. */
@@ -65,6 +79,8 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
   maxRestBodyBytes,
   log,
   now = Date.now,
+  schema,
+  restMeaning,
 }: IdempotencyDeps): Plugin<Record<string, never>, TServerContext> {
   // Keys whose first request runs in this process. Other processes are kept out by lockKey.
   const running = new Set<string>();
@@ -77,7 +93,7 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
     serverContext: IdempotentContext & WithRun,
     id: RecordId,
     api: Run['api'],
-    fingerprintOf: () => Promise<string>,
+    fingerprintOf: () => Promise<Fingerprints>,
   ): Promise<Response | undefined> {
     const name = `${id.apiKeyId} ${id.key}`;
     if (running.has(name)) throw inUse();
@@ -98,10 +114,10 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
     }
   }
 
-  async function begin(id: RecordId, api: Run['api'], fingerprint: string): Promise<Response | Run> {
+  async function begin(id: RecordId, api: Run['api'], fingerprints: Fingerprints): Promise<Response | Run> {
     // Read first outside any transaction, so that a replay never waits for (on SQLite) the write lock.
     const earlier = await findRecord(db.prisma, id, new Date(now()));
-    if (earlier) return replay(earlier, fingerprint);
+    if (earlier) return replay(earlier, fingerprints);
     const transaction = await holdTransaction(db.prisma, HOLD);
     try {
       if (!(await lockKey(transaction.prisma, db.target.provider, id))) throw inUse();
@@ -109,9 +125,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       const completed = await findRecord(transaction.prisma, id, new Date(now()));
       if (completed) {
         await transaction.rollback();
-        return replay(completed, fingerprint);
+        return replay(completed, fingerprints);
       }
-      return { id, fingerprint, transaction, api, asksForRetry: false };
+      return { id, fingerprint: fingerprints.meaning, transaction, api, asksForRetry: false };
     } catch (error) {
       await transaction.rollback();
       throw error;
@@ -178,7 +194,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
         setRequest(
           new fetchAPI.Request(request.url, { method, headers, body: body.byteLength ? body : null }),
         );
-        return fingerprint(method, url.pathname + url.search, body);
+        const bytes = fingerprint(`${method} ${url.pathname}${url.search}`, body);
+        const meaning = await restMeaning(request, url, body);
+        return { meaning: meaning === undefined ? bytes : fingerprint('REST', meaning), bytes };
       };
       return enter(serverContext, { apiKeyId: caller.keyId, key }, 'rest', readAndFingerprint).then(
         (replayed) => replayed && endResponse(replayed),
@@ -194,10 +212,15 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       if (request.headers.get(IDEMPOTENCY_KEY_HEADER) === null) return;
       setRequestParser(async (parsing) => {
         const parsed = await requestParser(parsing);
-        if (isResponse(parsed) || !mayWrite(parsed)) return parsed;
+        if (isResponse(parsed)) return parsed;
+        const documents = documentsOf(parsed);
+        if (!mayWrite(parsed, documents)) return parsed;
         try {
           const id = { apiKeyId: caller.keyId, key: readIdempotencyKey(parsing.headers) as string };
-          const operations = async () => fingerprint('POST', url.pathname, JSON.stringify(parsed));
+          const operations = async () => ({
+            meaning: fingerprint('GraphQL', graphqlMeaning(schema, parsed, documents)),
+            bytes: fingerprint(`POST ${url.pathname}`, JSON.stringify(parsed)),
+          });
           return (await enter(serverContext, id, 'graphql', operations)) ?? parsed;
         } catch (error) {
           throw asGraphQLError(error);
@@ -226,8 +249,8 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
 /** A server error or a rate limit: the client is to retry, so the answer is not one to replay. */
 const asksForRetry = (status: number) => status === 429 || status >= 500;
 
-function replay(record: IdempotencyRecord, fingerprint: string): Response {
-  if (record.fingerprint !== fingerprint) {
+function replay(record: IdempotencyRecord, { meaning, bytes }: Fingerprints): Response {
+  if (record.fingerprint !== meaning && record.fingerprint !== bytes) {
     throw new ApiError(
       'IDEMPOTENCY_KEY_REUSED',
       `${IDEMPOTENCY_KEY_HEADER} was sent in the last ${RETENTION_MS / 3_600_000} hours with another request (method, path or body): ` +
@@ -277,15 +300,26 @@ function expiry(now: number) {
 
 const isResponse = (value: object): value is Response => 'status' in value && 'headers' in value;
 
+/** The documents of a request's entries, by their text; one that does not parse is left out. */
+function documentsOf(parsed: GraphQLParams | GraphQLParams[]): Map<string, DocumentNode> {
+  const documents = new Map<string, DocumentNode>();
+  for (const { query } of [parsed].flat()) {
+    if (typeof query !== 'string' || documents.has(query)) continue;
+    try {
+      documents.set(query, parse(query, { noLocation: true }));
+    } catch {
+      // Yoga refuses the syntax error before anything runs
+    }
+  }
+  return documents;
+}
+
 /** Whether a GraphQL request may write: it names a mutation, or has a document this layer cannot read. */
-function mayWrite(parsed: GraphQLParams | GraphQLParams[]): boolean {
+function mayWrite(parsed: GraphQLParams | GraphQLParams[], documents: Map<string, DocumentNode>): boolean {
   return [parsed].flat().some(({ query, operationName }) => {
     if (typeof query !== 'string') return true;
-    try {
-      return getOperationAST(parse(query, { noLocation: true }), operationName)?.operation === 'mutation';
-    } catch {
-      return false; // Yoga refuses the syntax error before anything runs
-    }
+    const document = documents.get(query);
+    return document !== undefined && getOperationAST(document, operationName)?.operation === 'mutation';
   });
 }
 

@@ -31,6 +31,8 @@ describe('configuration', () => {
     });
     expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
     expect(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
   });
 
   it('serves in one process by default; WORKERS=auto forks one worker per CPU', () => {
@@ -72,6 +74,8 @@ describe('configuration', () => {
       { LOG_LEVEL: 'verbose' },
       'LOG_LEVEL="verbose": must be one of fatal, error, warn, info, debug, trace, silent',
     ],
+    [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT="text": must be one of json, pretty'],
+    [{ LOG_FORMAT: 'JSON' }, 'LOG_FORMAT="JSON": must be one of json, pretty'],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
