@@ -38,6 +38,7 @@ async function placeOrder(key: string) {
     {},
     { key },
   );
+  expect(placed.body.errors, JSON.stringify(placed.body.errors)).toBeUndefined();
   return { petId: pet.id, orderId: placed.body.data.placeOrder.id as number };
 }
 
