@@ -9,7 +9,7 @@ import { listenFailure } from './startup-error.ts';
 /**
  * Serves the pipeline on the configured host and port, in this process. `stop` first drains for
  * SHUTDOWN_DELAY_MS (/readyz answers 503, every response `Connection: close`, new connections still accepted),
- * then completes open subscription streams, stops accepting, lets requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and
+ * then cuts open subscription streams' connections (their clients reconnect), stops accepting, lets requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and
  * the database.
  */
 export async function serve(config: Config, db: Database, logger: Logger) {
