@@ -18,6 +18,8 @@ export const graphqlPart = z
     ),
     // What callers without a mode of their own may send (docs/trusted-documents.md); a key's own mode wins.
     TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).default('allow'),
+    // The list path by plan (docs/architecture.md); off: every list is answered by the resolvers.
+    LIST_PLANS: z.enum(['on', 'off']).default('on'),
     SUBSCRIPTION_HEARTBEAT_MS: atLeastOne('ms').default(15_000),
     SUBSCRIPTION_GAP_WAIT_MS: atLeastOne('ms').default(1_000),
     SUBSCRIPTION_BACKLOG_EVENTS: atLeastOne('events').default(1_000),
@@ -35,6 +37,8 @@ export const graphqlPart = z
     /** Query results kept while the store is unchanged (SQLite only; see graphql/plugins/response-cache.ts). */
     responseCacheEntries: env.RESPONSE_CACHE_ENTRIES,
     trustedDocuments: env.TRUSTED_DOCUMENTS,
+    /** Lists answered by one planned SQL statement (graphql/plan/). */
+    listPlans: env.LIST_PLANS === 'on',
     subscriptions: {
       /** A comment line on every open subscription stream this often, so that proxies keep it open. */
       heartbeatMs: env.SUBSCRIPTION_HEARTBEAT_MS,

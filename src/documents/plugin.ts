@@ -15,12 +15,28 @@ import { findDocumentBody, hashDocument } from './repository.ts';
 export const DOCUMENT_CACHE_TTL_MS = 60_000;
 
 export interface TrustedDocumentsOptions {
-  prisma: Db;
+  /** The registered texts (createDocumentFinder). */
+  findDocument: FindDocument;
   /** The mode of callers without one of their own (TRUSTED_DOCUMENTS). */
   mode: TrustedDocumentsMode;
-  cacheEntries?: number;
   /** Texts `allow` callers sent with Apollo's persisted-query hash, kept by this process (automatic ones). */
   automaticEntries?: number;
+}
+
+/** A registered document's text by its sha256 hex; null when none is registered. */
+export type FindDocument = (hash: string) => Promise<string | null>;
+
+/** Registered texts from the database, through a small LRU (`documents -- remove` takes effect within its TTL). */
+export function createDocumentFinder(prisma: Db, cacheEntries = 1_000): FindDocument {
+  const cache = new LRUCache<string, string>({ max: cacheEntries, ttl: DOCUMENT_CACHE_TTL_MS });
+  return async (hash) => {
+    const cached = cache.get(hash);
+    if (cached !== undefined) return cached;
+    // Not found is not cached: a document registered a moment later runs at once.
+    const body = await findDocumentBody(prisma, hash);
+    if (body !== null) cache.set(hash, body);
+    return body;
+  };
 }
 
 /** What this layer reads on the context Yoga hands to onParams: the caller, from the rate-limit layer. */
@@ -37,12 +53,10 @@ interface CallerContext {
  * limits, mutations refused over GET) sees the stored operation as if its text had been sent.
  */
 export function useTrustedDocuments({
-  prisma,
+  findDocument,
   mode,
-  cacheEntries = 1_000,
   automaticEntries = 1_000,
 }: TrustedDocumentsOptions): Plugin {
-  const cache = new LRUCache<string, string>({ max: cacheEntries, ttl: DOCUMENT_CACHE_TTL_MS });
   // Apollo's automatic persisted queries, for `allow` callers only: a text an `allow` caller sent with its hash
   // runs by that hash from then on, for `allow` callers. It is never a trusted document: a `require` caller
   // runs only what `documents -- add` registered.
@@ -81,11 +95,7 @@ export function useTrustedDocuments({
       return id.slice(DOCUMENT_ID_PREFIX.length);
     },
     getPersistedOperation: async (hash, request) => {
-      const cached = cache.get(hash);
-      if (cached !== undefined) return cached;
-      // Not found is not cached: a document registered a moment later runs at once.
-      const body = await findDocumentBody(prisma, hash);
-      if (body !== null) cache.set(hash, body);
+      const body = await findDocument(hash);
       if (body === null && apolloFormat.has(request) && modes.get(request) === 'allow') {
         return automatic.get(hash) ?? null;
       }

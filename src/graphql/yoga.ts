@@ -7,13 +7,18 @@ import type { Change } from '../events/change.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import { createKeyWatch, type KeyWatch } from '../keys/key-watch.ts';
 import type { Logger } from '../observability/logger.ts';
+import { tracingIsOn } from '../observability/tracing.ts';
 import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
+import type { Dialect } from './plan/dialects.ts';
+import { useListPlans } from './plan/plugin.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
+import { useCompression } from './plugins/compression.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
 import { useHideSuggestions } from './plugins/hide-suggestions.ts';
+import { useHttpCaching } from './plugins/http-caching.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
 import { MAX_VARIABLE_DEPTH, useNestingDepth } from './plugins/nesting-depth.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
@@ -22,6 +27,7 @@ import { type ResponseCacheOptions, useResponseCache } from './plugins/response-
 import { useScopes } from './plugins/scopes.ts';
 import { createEventStreams, type EventStreams } from './plugins/server-sent-events.ts';
 import { useSubscriptionCap } from './plugins/subscription-cap.ts';
+import { useTracing } from './plugins/tracing.ts';
 import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 
@@ -44,6 +50,15 @@ const EXPLORER_HEADERS = `{
   // Writes need a key: paste yours and uncomment
   // "X-API-Key": "psk_..."
 }`;
+
+/** GraphiQL's options: the pipeline serves the page (http/explorer-page.ts), Yoga would render the same. */
+export const EXPLORER_OPTIONS = {
+  title: 'Pet Store Gateway',
+  defaultQuery: EXPLORER_QUERY,
+  headers: EXPLORER_HEADERS,
+  defaultHeaders: EXPLORER_HEADERS,
+  defaultEditorToolsVisibility: 'headers' as const,
+};
 
 export interface GraphQLServerOptions {
   prisma: Db;
@@ -68,6 +83,10 @@ export interface GraphQLServerOptions {
   eventStreams?: EventStreams;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
+  /** Seconds any cache may reuse a public read (HTTP_CACHE_MAX_AGE; default 0, revalidated every time). */
+  publicMaxAgeSeconds?: number;
+  /** How the list planner writes SQL for the store's database; absent: lists are answered by the resolvers. */
+  listPlans?: Dialect;
 }
 
 /**
@@ -78,7 +97,12 @@ export function apiStages(options: GraphQLServerOptions) {
   return {
     // Names the request for its log line and metrics; answers nothing.
     'operation names': useOperationNames(),
+    // Spans for parse, validate and execute, only while OpenTelemetry tracing is on.
+    tracing: tracingIsOn() ? useTracing() : {},
+    // Sets the validator the rate limit made on a successful answer, and no-store on every other API answer.
+    'HTTP caching': useHttpCaching({ publicMaxAgeSeconds: options.publicMaxAgeSeconds ?? 0 }),
     // Identifies the caller and counts, before anything reads the body or runs: a refused request costs little.
+    // A GET whose answer the client holds, by its tag, is answered 304 here, uncounted.
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),
@@ -109,9 +133,13 @@ export function apiStages(options: GraphQLServerOptions) {
     'Int64 JSON': useInt64Json(),
     // After every plugin with a say in execution, so that a cached result passes through their hooks too.
     'response cache': options.responseCache ? useResponseCache(options.responseCache) : {},
+    // After the response cache, which then keeps and answers planned results as any other.
+    'list plans': options.listPlans ? useListPlans(options.listPlans) : {},
     // Last: a REST request has passed every stage above before the adapter answers it, and runs its
     // operation through them all (rest/run-operation.ts).
     'REST adapter': options.rest,
+    // Its onResponse after every other stage's, which set the answer's headers first.
+    compression: useCompression(),
   };
 }
 
@@ -147,13 +175,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     cors: false,
     logging: options.logger,
     landingPage: false,
-    graphiql: {
-      title: 'Pet Store Gateway',
-      defaultQuery: EXPLORER_QUERY,
-      headers: EXPLORER_HEADERS,
-      defaultHeaders: EXPLORER_HEADERS,
-      defaultEditorToolsVisibility: 'headers',
-    },
+    graphiql: EXPLORER_OPTIONS,
     // Loaded on the first visit of the page: GraphiQL's bundle holds about 30 MB of heap, in every process, from
     // start-up.
     renderGraphiQL: async (graphiql) => (await import('./graphiql-page.ts')).renderExplorerPage(graphiql),

@@ -1,19 +1,28 @@
+import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type GraphQLSchema, getOperationAST, parse } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { Config } from '../config/index.ts';
 import { readBody } from '../contract/body-limit.ts';
 import type { Caller } from '../contract/caller.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { errorResponse } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { graphqlError } from '../contract/graphql-error.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import { type HeldTransaction, holdTransaction } from '../db/held-transaction.ts';
 import type { Logger } from '../observability/logger.ts';
 import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
 import { fingerprint, IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER, readIdempotencyKey } from './key.ts';
 import { graphqlMeaning } from './meaning.ts';
-import { findRecord, type IdempotencyRecord, lockKey, type RecordId, saveRecord } from './records.ts';
+import {
+  findRecord,
+  type IdempotencyRecord,
+  keptBodyBytes,
+  lockKey,
+  type RecordId,
+  saveRecord,
+} from './records.ts';
 
 /** How long a key's first response is replayed. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -33,6 +42,8 @@ export interface IdempotencyDeps {
   maxRestBodyBytes: number;
   log: Pick<Logger, 'warn' | 'error'>;
   now?: () => number;
+  /** What a record keeps of an answer: one record's body, and one API key's records' bodies together. */
+  limits: Config['idempotency'];
   /** The schema, whose variable types a GraphQL request's variables are compared by. */
   schema: GraphQLSchema;
   /** A REST write's meaning as canonical text (src/rest/meaning.ts); undefined for one REST would refuse. */
@@ -79,6 +90,7 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
   maxRestBodyBytes,
   log,
   now = Date.now,
+  limits,
   schema,
   restMeaning,
 }: IdempotencyDeps): Plugin<Record<string, never>, TServerContext> {
@@ -157,7 +169,10 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
         headers: outcomeHeaders(response.headers),
         body,
       };
-      await transaction.commit((prisma) => saveRecord(prisma, run.id, record, expiry(now())));
+      await transaction.commit(async (prisma) => {
+        const kept = await keptAnswer(prisma, run.id.apiKeyId, body);
+        await saveRecord(prisma, run.id, { ...record, ...kept }, expiry(now()));
+      });
       return answer;
     } catch (error) {
       await transaction.rollback();
@@ -167,6 +182,21 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       );
       return nothingKept(run.api, response.headers);
     }
+  }
+
+  /**
+   * The answer's body as its record keeps it: whole, or its digest alone when it is larger than a record keeps
+   * or than what is left of its API key's budget. The write stands either way, and its key still replays (as
+   * IDEMPOTENCY_ANSWER_NOT_KEPT) rather than run it twice.
+   */
+  async function keptAnswer(prisma: Db, apiKeyId: bigint, body: string | null) {
+    if (body === null) return { body, bodyDigest: null };
+    const bytes = Buffer.byteLength(body);
+    const fits =
+      bytes <= limits.maxRecordBytes &&
+      (await keptBodyBytes(prisma, apiKeyId, new Date(now()))) + bytes <= limits.maxBytesPerKey;
+    if (fits) return { body, bodyDigest: null };
+    return { body: null, bodyDigest: createHash('sha256').update(body).digest('hex') };
   }
 
   function refusal(error: unknown): Response {
@@ -255,6 +285,14 @@ function replay(record: IdempotencyRecord, { meaning, bytes }: Fingerprints): Re
       'IDEMPOTENCY_KEY_REUSED',
       `${IDEMPOTENCY_KEY_HEADER} was sent in the last ${RETENTION_MS / 3_600_000} hours with another request (method, path or body): ` +
         'send a new key for a new request',
+    );
+  }
+  if (record.bodyDigest !== null) {
+    throw new ApiError(
+      'IDEMPOTENCY_ANSWER_NOT_KEPT',
+      `The first request with this ${IDEMPOTENCY_KEY_HEADER} ran and answered ${record.status}, but its answer was ` +
+        `larger than an idempotency record keeps (sha256 ${record.bodyDigest}), so it cannot be replayed. ` +
+        'It is not run again: read its outcome instead (e.g. GET what it wrote)',
     );
   }
   return new Response(record.body, {

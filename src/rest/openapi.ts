@@ -91,6 +91,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   CONFLICT: 'Category 3 still has pets: move or delete them first',
   OUT_OF_STOCK: 'Pet 42 has 1 in stock; 2 were ordered',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running: retry once it has finished',
+  IDEMPOTENCY_ANSWER_NOT_KEPT:
+    'The request with this Idempotency-Key ran (201) but its answer was too large to keep: read the outcome instead',
   ENDPOINT_SUNSET:
     'GET /pets/{petId} was retired on Thu, 01 Jul 2027 00:00:00 GMT; use GET /pets?ids={petId}',
   PAYLOAD_TOO_LARGE: 'The body is larger than 65536 bytes',
