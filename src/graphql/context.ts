@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import type { HeldTransaction } from '../db/held-transaction.ts';
 import type { Change } from '../events/change.ts';
 import type { ChangeFeed } from '../events/feed.ts';
+import type { KeyWatch } from '../keys/key-watch.ts';
 
 export interface Context {
   /** The database, or the request's held transaction's client when it has one. */
@@ -17,6 +18,8 @@ export interface Context {
   publish: (changes: readonly Change[]) => void;
   /** The subscriptions' source of committed changes. */
   feed: ChangeFeed;
+  /** Tells open subscriptions when their key is revoked or its scopes change. */
+  keys: KeyWatch;
 }
 
 /**
