@@ -71,17 +71,21 @@ describe('in Chromium, a reload revalidates and transfers almost nothing', () =>
       await page.waitForSelector(ready);
       const first = total(exchanges);
       expect(first).toBeGreaterThan(300_000);
-      for (const { url } of exchanges.values()) expect(new URL(url).hostname).toBe('127.0.0.1');
+      // Nothing leaves the machine (the page's own blob: and data: URLs aside).
+      for (const { url } of exchanges.values()) {
+        if (/^https?:/.test(url)) expect(new URL(url).hostname).toBe('127.0.0.1');
+      }
       exchanges.clear();
       await page.reload({ waitUntil: 'networkidle' });
       await page.waitForSelector(ready);
-      const page304 = [...exchanges.values()].find(({ url }) => new URL(url).pathname === path);
+      const page304 = [...exchanges.values()].find(({ url }) => url.startsWith(`${app.url}${path}`));
       expect(page304?.status).toBe(304);
       expect(page304?.ifNoneMatch).toMatch(/^W\/"/);
       const reloaded = total(exchanges);
       expect(reloaded, JSON.stringify([...exchanges.values()])).toBeLessThan(first / 50);
       await page.context().close();
-    });
+      // GraphiQL's page is 9 MB of script, parsed twice here, on a shared machine.
+    }, 120_000);
   }
 });
 
@@ -100,7 +104,7 @@ describe("a page script's fetch of a REST GET", () => {
     expect(first.status).toBe(200);
     // The page sees the stored answer, whole, as a 200: the 304 is the browser's.
     expect(second).toEqual(first);
-    const reads = [...exchanges.values()].filter(({ url }) => new URL(url).pathname === '/pets');
+    const reads = [...exchanges.values()].filter(({ url }) => url.startsWith(`${app.url}/pets`));
     expect(reads.map(({ status }) => status)).toEqual([200, 304]);
     expect(reads[1]?.ifNoneMatch).toBe(first.etag);
     expect(reads[1]?.bytes).toBeLessThan(1_000);
