@@ -11,7 +11,8 @@ import { StartupError } from './process/startup-error.ts';
 
 async function main() {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  // A worker's stdout is the primary's pipe: it writes JSON, which the primary formats as its own lines.
+  const logger = createLogger(config.logLevel, isGatewayWorker() ? 'json' : config.logFormat);
   // Only the processes that serve load the pipeline (GraphQL schema, Yoga, REST): the primary stays small.
   if (isGatewayWorker()) return (await import('./process/worker.ts')).runWorker(config, logger);
   if (config.workers > 1) return (await import('./process/primary.ts')).runPrimary(config, logger);

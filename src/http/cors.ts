@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nameOperation } from '../observability/request-context.ts';
 
 // What a page on an allowed origin may send and read. The key is a header, never a cookie, so credentials
 // are never allowed (no Access-Control-Allow-Credentials).
@@ -71,6 +72,7 @@ export function createCors(
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
     }
+    nameOperation(req, 'other', 'preflight');
     res.writeHead(204, { 'Content-Length': '0' }).end();
     return true;
   };

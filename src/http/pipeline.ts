@@ -14,6 +14,8 @@ import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
 import { buildIdentity, createEntityTags } from '../graphql/entity-tags.ts';
 import { graphqlGetEntityTags } from '../graphql/get-entity-tag.ts';
+import { dialectOf } from '../graphql/plan/dialects.ts';
+import { createEventStreams } from '../graphql/plugins/server-sent-events.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
@@ -21,16 +23,21 @@ import { sweepPeriodically } from '../idempotency/sweep.ts';
 import { createKeyLookup } from '../keys/lookup.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
+import { nameOperation } from '../observability/request-context.ts';
 import { createRequestObserver } from '../observability/requests.ts';
+import { traceRequest } from '../observability/tracing.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitLayer } from '../ratelimit/plugin.ts';
 import { restEntityTags } from '../rest/entity-tag.ts';
+import { createOperationFinder } from '../rest/match.ts';
+import { createRestMeaning } from '../rest/meaning.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { ROUTES } from '../rest/routes.ts';
 import { createCors } from './cors.ts';
 import { createExplorerPage } from './explorer-page.ts';
+import { createFrontDoorRoutes } from './front-door.ts';
 import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
 import { createStaticAsset, REVALIDATE } from './static-asset.ts';
@@ -39,17 +46,18 @@ import { createStaticAsset, REVALIDATE } from './static-asset.ts';
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
  *   1. observe: the request's id, log line and metrics (answers nothing);
  *   2. request target: 400 for a target or Host nothing after it could build a URL from (counted, rate-limited);
+ *      past it, the request is labelled with the API and operation its method and path name;
  *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
  *   4. CORS: the headers for an allowed origin on every response; preflights answered here, uncounted;
- *   5. ops: /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs, answered without a
- *      rate limit;
+ *   5. ops: / and /favicon.ico, /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs,
+ *      answered without a rate limit;
  *   6. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
 export async function createPipeline({
   config,
   db,
-  logger = createLogger(config.logLevel),
+  logger = createLogger(config.logLevel, config.logFormat),
   now = Date.now,
 }: {
   config: Config;
@@ -86,6 +94,7 @@ export async function createPipeline({
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
+      ...createFrontDoorRoutes(),
       '/openapi.json': openApiAsset.answer,
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
       ...(config.metricsPort === undefined && metricsRoute),
@@ -118,12 +127,30 @@ export async function createPipeline({
       isGraphQLPath(url.pathname) ? tagGraphQLGet(request, url) : tagRestGet(request, url),
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
+  const restOperationOf = createOperationFinder(ROUTES);
+  /** Labels the request with the API and operation it asks for, whichever stage answers it. */
+  function nameRequest(req: IncomingMessage) {
+    const target = req.url ?? '';
+    const query = target.indexOf('?');
+    const path = query < 0 ? target : target.slice(0, query);
+    if (isGraphQLPath(path)) return nameOperation(req, 'graphql', 'unknown');
+    const operationId = restOperationOf(req.method ?? '', path);
+    if (operationId) nameOperation(req, 'rest', operationId);
+  }
 
+  const eventStreams = createEventStreams({
+    ...config.subscriptions,
+    log: logger,
+    onSlowConsumer: (behind) => {
+      metrics.observeSlowConsumer();
+      logger.warn({ behind }, 'a subscription stream fell behind its backlog limit: ended SLOW_CONSUMER');
+    },
+  });
   const { storeVersion, tableVersions } = db;
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
-    heartbeatMs: config.subscriptions.heartbeatMs,
+    eventStreams,
     schema,
     limits: config.graphqlLimits,
     production: config.production,
@@ -131,7 +158,15 @@ export async function createPipeline({
     rateLimit: rateLimit.plugin,
     trustedDocuments: useTrustedDocuments({ findDocument, mode: config.trustedDocuments }),
     publicMaxAgeSeconds: config.publicMaxAgeSeconds,
-    idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
+    idempotency: useIdempotency({
+      db,
+      maxRestBodyBytes: config.restMaxBodyBytes,
+      log: logger,
+      now,
+      limits: config.idempotency,
+      schema,
+      restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
+    }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     responseCache:
       storeVersion && config.responseCacheEntries > 0
@@ -144,17 +179,22 @@ export async function createPipeline({
             onLookup: metrics.observeCache,
           }
         : undefined,
+    listPlans: config.listPlans ? dialectOf(db.target) : undefined,
   });
 
   const stopSweeping = sweepPeriodically(db.prisma, { now, log: logger });
 
   /** Never rejects: a failure outside Yoga's own error handling is logged and answered 500 INTERNAL. */
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    traceRequest(req, res, () => serve(req, res));
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     observe(req, res);
     try {
       // A stage that hands the request on says so at once; only an answer may take a promise.
       const refused = refuseUnservable(req, res);
       if (refused && (await refused)) return;
+      nameRequest(req);
       if (routeHost(req, res)) return;
       if (cors(req, res)) return;
       const answered = answerOps(req, res);

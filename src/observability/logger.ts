@@ -1,4 +1,6 @@
 import { pino } from 'pino';
+import type { LogFormat } from '../config/process.ts';
+import { createPrettyFormatter } from './pretty-log.ts';
 
 export type Logger = pino.Logger;
 
@@ -12,9 +14,14 @@ const MAX_UNWRITTEN_BYTES = 16 * 1024 * 1024;
 
 type Output = ReturnType<typeof pino.destination>;
 const outputs = new WeakMap<Logger, Output>();
+const formats = new WeakMap<Logger, (lines: string) => string>();
 
-/** The process's structured log: one JSON object per line on stdout, with the level's name and an ISO time. */
-export function createLogger(level: string): Logger {
+/**
+ * The process's structured log on stdout: one JSON object per line, with the level's name and an ISO time; or,
+ * `pretty` (by default when stdout is a terminal), the same lines made readable. Either way they go through the
+ * one bounded, non-blocking output below.
+ */
+export function createLogger(level: string, format?: LogFormat): Logger {
   // A stdout that nobody reads must not stop the process: the lines are written off the event loop (sync:
   // false), and at most so many wait in memory.
   const output = pino.destination({
@@ -23,22 +30,30 @@ export function createLogger(level: string): Logger {
     sync: false,
     maxLength: MAX_UNWRITTEN_BYTES,
   });
+  const pretty = (format ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty';
+  const toText = pretty ? createPrettyFormatter() : undefined;
   const logger = pino(
     {
       level,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    output,
+    toText ? { write: (line: string) => output.write(toText(line)) } : output,
   );
   outputs.set(logger, output);
+  if (toText) formats.set(logger, toText);
   return logger;
 }
 
-/** Writes lines that are already formatted (a worker's, relayed by the primary) to the process's log output. */
+/**
+ * Writes JSON log lines another process wrote (a worker's, relayed by the primary) to this process's log output,
+ * made readable as this logger's own are.
+ */
 export function writeLogLines(logger: Logger, lines: string): void {
   const output = outputs.get(logger);
-  if (output && !(output as unknown as { destroyed: boolean }).destroyed) output.write(lines);
+  if (!output || (output as unknown as { destroyed: boolean }).destroyed) return;
+  const toText = formats.get(logger);
+  output.write(toText ? toText(lines) : lines);
 }
 
 /**

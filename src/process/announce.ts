@@ -2,7 +2,10 @@ import { redact } from '../config/database-url.ts';
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../observability/logger.ts';
 
-/** The gateway's first log lines, once it serves: in one process, or once every worker listens. */
+/**
+ * The gateway's first log lines, once it serves (in one process, or once every worker listens): where it serves
+ * and on what, then each address a person opens, on a line of its own.
+ */
 export function announce(
   logger: Logger,
   config: Config,
@@ -14,6 +17,12 @@ export function announce(
   logger.info(
     `Pet Store Gateway on ${url} (database ${redact(config.database.url)}, ${applied.length} migration(s) applied${workers})`,
   );
-  logger.info(`GraphQL and GraphiQL: ${url}/graphql; REST reference: ${url}/docs`);
-  if (metricsUrl) logger.info(`Prometheus metrics: ${metricsUrl}/metrics`);
+  const addresses: [string, string][] = [
+    ['Front door', `${url}/`],
+    ['GraphQL and GraphiQL', `${url}/graphql`],
+    ['REST reference', `${url}/docs`],
+  ];
+  if (metricsUrl) addresses.push(['Prometheus metrics', `${metricsUrl}/metrics`]);
+  const width = Math.max(...addresses.map(([name]) => name.length));
+  for (const [name, address] of addresses) logger.info(`${`${name}:`.padEnd(width + 1)} ${address}`);
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../contract/errors.ts';
 import { graphqlError } from '../contract/graphql-error.ts';
 import { notModified, type TagRequest, type Validator } from '../contract/http-caching.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
+import { annotateRequestSpan, inSpan } from '../observability/tracing.ts';
 import type { CounterStore, Log } from './counters/counter.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import { setRateLimitHeaders } from './headers.ts';
@@ -125,13 +126,18 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
         : new RequestQuota(identity, counting);
       serverContext.caller = identity.caller;
       serverContext.quota = quota;
-      return andThen(quota.pay(points), () => {
-        if (!identity.keyRefused) return quota;
-        throw new ApiError(
-          'INVALID_API_KEY',
-          'X-API-Key names no active key: check the value, or ask for a new key',
-        );
-      });
+      const plan = identity.caller.kind === 'key' ? identity.caller.plan : 'anonymous';
+      annotateRequestSpan({ 'petstore.plan': plan });
+      return andThen(
+        inSpan('rate limit', () => quota.pay(points), { 'petstore.plan': plan }),
+        () => {
+          if (!identity.keyRefused) return quota;
+          throw new ApiError(
+            'INVALID_API_KEY',
+            'X-API-Key names no active key: check the value, or ask for a new key',
+          );
+        },
+      );
     });
   }
 

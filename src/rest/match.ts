@@ -44,6 +44,18 @@ export function createMatcher(routes: Route[]) {
   };
 }
 
+/**
+ * The operationId of the route a request names (undefined when its path or method matches none), to label its
+ * log line and metrics before any stage answers it: a refusal by the rate limit is still `listPets`'s.
+ */
+export function createOperationFinder(routes: Route[]) {
+  const match = createMatcher(routes);
+  return (method: string, pathname: string): string | undefined => {
+    const found = match(method, pathname);
+    return 'route' in found ? found.route.operationId : undefined;
+  };
+}
+
 function compilePaths(routes: Route[]): CompiledPath[] {
   const paths = new Map<string, CompiledPath>();
   for (const route of routes) {

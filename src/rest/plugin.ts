@@ -1,10 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
-import { nameOperation } from '../observability/request-context.ts';
 import { createMatcher } from './match.ts';
 import { createVariableReader, parsePathIds } from './request.ts';
 import { respond, respondWithError } from './respond.ts';
@@ -33,7 +31,6 @@ export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
     const found = match(request.method, url.pathname);
     if ('refusal' in found) return respondWithError(found.refusal, found.headers);
     const { route, pathValues } = found;
-    nameOperation(serverContext.req as IncomingMessage | undefined, 'rest', route.operationId);
     let headers: Record<string, string> = {};
     try {
       const pathIds = parsePathIds(pathValues);

@@ -29,8 +29,11 @@ describe('configuration', () => {
         maxTokens: 2_000,
       },
     });
+    expect(loadConfig({}).idempotency).toEqual({ maxRecordBytes: 65_536, maxBytesPerKey: 33_554_432 });
     expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
     expect(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
   });
 
   it('serves in one process by default; WORKERS=auto forks one worker per CPU', () => {
@@ -69,9 +72,23 @@ describe('configuration', () => {
       'HTTP_HEADERS_TIMEOUT_MS="40000": must not be more than HTTP_REQUEST_TIMEOUT_MS',
     ],
     [
+      { IDEMPOTENCY_MAX_RECORD_BYTES: '64KB' },
+      'IDEMPOTENCY_MAX_RECORD_BYTES="64KB": must be a whole number of bytes from 0 to 16777216',
+    ],
+    [
+      { IDEMPOTENCY_MAX_RECORD_BYTES: '20000000' },
+      'IDEMPOTENCY_MAX_RECORD_BYTES="20000000": must be a whole number of bytes from 0 to 16777216',
+    ],
+    [
+      { IDEMPOTENCY_MAX_BYTES_PER_KEY: '1000' },
+      'IDEMPOTENCY_MAX_BYTES_PER_KEY="1000": must not be less than IDEMPOTENCY_MAX_RECORD_BYTES',
+    ],
+    [
       { LOG_LEVEL: 'verbose' },
       'LOG_LEVEL="verbose": must be one of fatal, error, warn, info, debug, trace, silent',
     ],
+    [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT="text": must be one of json, pretty'],
+    [{ LOG_FORMAT: 'JSON' }, 'LOG_FORMAT="JSON": must be one of json, pretty'],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

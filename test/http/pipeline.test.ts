@@ -81,7 +81,7 @@ describe("the HTTP pipeline's stages", () => {
   });
 
   it('answers the ops endpoints before the API, so without a rate limit', async () => {
-    for (const path of ['/healthz', '/openapi.json', '/docs']) {
+    for (const path of ['/', '/favicon.ico', '/healthz', '/openapi.json', '/docs']) {
       const response = await fetch(`${app.url}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('x-ratelimit-limit'), path).toBeNull();

@@ -53,8 +53,8 @@ describe('METRICS_PORT', () => {
 
   it('serves /metrics on its own port, and only there', async () => {
     gateway = await startGatewayProcess({ METRICS_PORT: '0', LOG_LEVEL: 'info' });
-    const line = await gateway.logLine((entry) => entry.msg.startsWith('Prometheus metrics: '));
-    const metricsUrl = line.msg.slice('Prometheus metrics: '.length);
+    const line = await gateway.logLine((entry) => entry.msg.startsWith('Prometheus metrics:'));
+    const metricsUrl = line.msg.replace(/^Prometheus metrics:\s+/, '');
     expect(new URL(metricsUrl).port).not.toBe(String(gateway.port));
 
     const metrics = await fetch(metricsUrl);

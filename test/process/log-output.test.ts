@@ -10,14 +10,15 @@ import { typescriptArgs } from '../support/typescript-process.ts';
 // The log is written off the event loop, one write at a time: lines must leave in writes as large as a busy turn
 // needs, or under load they wait in memory until the cap and are dropped (docs/performance.md).
 describe('the log output', () => {
-  it("writes a turn's 2000 lines (about 1 MB) within a few busy turns of the event loop, every line whole", async () => {
+  /** Runs test/support/log-burst.ts with its stdout on a file: its report, and what it wrote. */
+  async function burst(env: Record<string, string>) {
     // stdout is a file, not a pipe this (busy) test process drains: the count of turns then depends on how the
     // logger sizes its writes, not on how soon the reader gets to run.
     const folder = mkdtempSync(join(tmpdir(), 'log-burst-'));
     const outputPath = join(folder, 'stdout');
     const output = openSync(outputPath, 'w');
     const child = spawn(process.execPath, typescriptArgs('test/support/log-burst.ts'), {
-      env: { PATH: process.env.PATH, LINES: '2000' },
+      env: { PATH: process.env.PATH, LINES: '2000', ...env },
       stdio: ['ignore', output, 'pipe'],
     });
     closeSync(output);
@@ -28,7 +29,11 @@ describe('the log output', () => {
     await once(child, 'exit');
     const stdout = readFileSync(outputPath, 'utf8');
     rmSync(folder, { recursive: true, force: true });
-    const report = JSON.parse(stderr) as { turns: number; written: boolean };
+    return { report: JSON.parse(stderr) as { turns: number; written: boolean }, stdout };
+  }
+
+  it("writes a turn's 2000 lines (about 1 MB) within a few busy turns of the event loop, every line whole", async () => {
+    const { report, stdout } = await burst({});
     const lines = stdout
       .split('\n')
       .filter(Boolean)
@@ -36,6 +41,17 @@ describe('the log output', () => {
     expect(lines.map((line) => line.line)).toEqual([...Array(2000).keys()]);
     expect(report.written).toBe(true);
     // One write per turn of 4 KB, as before, took about 240 turns.
+    expect(report.turns).toBeLessThan(20);
+  });
+
+  it('writes readable lines (LOG_FORMAT=pretty) through the same bounded output, as fast', async () => {
+    const { report, stdout } = await burst({ LOG_FORMAT: 'pretty' });
+    expect(stdout).not.toContain('{"level"');
+    expect(stdout.match(/^\[[\d:.]+\] INFO \(\d+\): burst$/gm)).toHaveLength(2000);
+    expect([...stdout.matchAll(/^ {4}line: (\d+)$/gm)].map(([, line]) => Number(line))).toEqual([
+      ...Array(2000).keys(),
+    ]);
+    expect(report.written).toBe(true);
     expect(report.turns).toBeLessThan(20);
   });
 
@@ -69,6 +85,51 @@ describe('the log output', () => {
         (line) => line.msg === 'stopped' && workerPids.has(line.pid),
       );
       expect(stoppedWorkers).toHaveLength(2);
+    });
+
+    // Two workers take their time to start on a busy machine.
+    it("formats the workers' lines in the primary when LOG_FORMAT=pretty, one line per request", {
+      timeout: 120_000,
+    }, async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'petstore-pretty-'));
+      const child = spawn(process.execPath, typescriptArgs('src/main.ts'), {
+        env: {
+          PATH: process.env.PATH,
+          PORT: '0',
+          WORKERS: '2',
+          LOG_FORMAT: 'pretty',
+          DATABASE_URL: `file:${join(folder, 'petstore.db')}`,
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let stdout = '';
+      const exited = once(child, 'exit');
+      const grew = async () => {
+        if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}:\n${stdout}`);
+        await Promise.race([new Promise((wake) => child.stdout?.once('data', wake)), exited]);
+      };
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      try {
+        while (!/INFO \(\d+\): REST reference: +http/.test(stdout)) await grew();
+        const url = /Pet Store Gateway on (http:\/\/[\d.:]+)/.exec(stdout)?.[1] as string;
+        // The banner: each address on a line of its own.
+        expect(stdout).toMatch(new RegExp(`INFO \\(\\d+\\): Front door: +${url}/\n`));
+        expect(stdout).toMatch(new RegExp(`INFO \\(\\d+\\): GraphQL and GraphiQL: +${url}/graphql\n`));
+        for (let i = 0; i < 20; i++) await (await fetch(`${url}/pets?limit=1`)).arrayBuffer();
+        const requestLine =
+          /^\[[\d:.]+\] INFO \((\d+)\): 200 GET \/pets 0*[\d.]+ ms {2}rest listPets {2}\S+ \S+$/gm;
+        while ([...stdout.matchAll(requestLine)].length < 20) await grew();
+        const workers = new Set([...stdout.matchAll(requestLine)].map(([, pid]) => pid));
+        expect(workers.size).toBeGreaterThanOrEqual(1);
+        expect(workers.has(String(child.pid))).toBe(false);
+        expect(stdout).not.toContain('{"level"');
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
   });
 });

@@ -1,7 +1,13 @@
-import type { FieldNullability, InputFieldMap, SchemaTypes, TypeParam } from '@pothos/core';
+import type {
+  FieldNullability,
+  InputFieldMap,
+  InputShapeFromFields,
+  SchemaTypes,
+  TypeParam,
+} from '@pothos/core';
 import type { CacheScope } from '../../contract/http-caching.ts';
 import type { PetsByIdDeprecation } from '../../contract/pets-by-id.ts';
-import type { DemandedScope, DeprecationName } from './facts.ts';
+import type { DemandedScope, DeprecationName, Derived, ListPlan } from './facts.ts';
 import type { FieldFactsPlugin } from './index.ts';
 
 // The gateway's field options, typed where they are written (as @pothos/plugin-example declares its own).
@@ -34,6 +40,10 @@ declare global {
        * default, `private` when `callerDependent`, `no-store` for a value that changes with every request.
        */
       cache?: CacheScope;
+      /** A connection's paging column and the rows it lists, shared by its resolver and the list planner. */
+      listPlan?: ListPlan<InputShapeFromFields<Args>>;
+      /** A value computed from its row's columns, as the list planner computes it in SQL. */
+      derived?: Derived;
     }
 
     export interface QueryFieldOptions<

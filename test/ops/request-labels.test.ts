@@ -1,0 +1,88 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+// Every answer's log line (and its metrics) names the API and operation the request asked for, whichever stage
+// answered it: a refusal by the rate limit or for a key is still that operation's.
+const lines: Record<string, unknown>[] = [];
+const capture = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    done();
+  },
+});
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({
+    env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', CORS_ORIGINS: 'https://app.example.com' },
+    logger: pino({ level: 'info' }, capture),
+  });
+});
+afterAll(() => app?.close());
+
+async function labelOf(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${app.url}${path}`, init);
+  await response.arrayBuffer();
+  const id = response.headers.get('x-request-id');
+  await expect.poll(() => lines.some((line) => line.reqId === id)).toBe(true);
+  const line = lines.find((entry) => entry.reqId === id) as {
+    status: number;
+    api: string;
+    operation: string;
+  };
+  return { status: line.status, api: line.api, operation: line.operation };
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('the request log line', () => {
+  it('names the REST operation of a request refused before the REST adapter ran', async () => {
+    expect(
+      await labelOf('/pets', {
+        method: 'POST',
+        headers: { ...json, 'x-api-key': 'psk_unknown' },
+        body: '{}',
+      }),
+    ).toEqual({ status: 401, api: 'rest', operation: 'createPet' });
+    expect(
+      await labelOf('/pets', { method: 'POST', headers: json, body: '{"name":"A","categoryId":1}' }),
+    ).toEqual({
+      status: 401,
+      api: 'rest',
+      operation: 'createPet',
+    });
+    expect(
+      await labelOf('/pets/1', { method: 'DELETE', headers: { 'x-api-key': app.apiKey } }),
+    ).toMatchObject({
+      api: 'rest',
+      operation: 'deletePet',
+    });
+  });
+
+  it('names the GraphQL API of a request refused before its document was read', async () => {
+    const body = JSON.stringify({ query: '{ pets { edges { cursor } } }' });
+    const unknownKey = { ...json, 'x-api-key': 'psk_unknown' };
+    // 401, or 429 once the other tests have spent the address's anonymous quota.
+    expect(await labelOf('/graphql', { method: 'POST', headers: unknownKey, body })).toMatchObject({
+      api: 'graphql',
+      operation: 'unknown',
+    });
+  });
+
+  it('names the operation of a request over its quota', async () => {
+    let last = { status: 0, api: '', operation: '' };
+    for (let i = 0; i < 3; i++) last = await labelOf('/store/inventory');
+    expect(last).toEqual({ status: 429, api: 'rest', operation: 'listInventory' });
+  });
+
+  it('names preflights, the ops paths, and what matches no route', async () => {
+    const preflight = {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+    };
+    expect(await labelOf('/pets', preflight)).toEqual({ status: 204, api: 'other', operation: 'preflight' });
+    expect(await labelOf('/')).toEqual({ status: 200, api: 'ops', operation: '/' });
+    expect(await labelOf('/nothing-here')).toMatchObject({ api: 'other', operation: 'unmatched' });
+  });
+});
