@@ -24,13 +24,21 @@ import { useSubscriptionCap } from './plugins/subscription-cap.ts';
 import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 
-const EXPLORER_QUERY = `# The demo catalogue: reads need no key. For writes,
-#   npm run --silent apikey -- create --plan free --scopes orders,catalog
-# and paste the key in the Headers tab below.
+// The README's tour creates its key with the same command. Lines stay short enough for the editor's width at
+// 1,400 px (test/browser/explorers.test.ts).
+export const EXPLORER_QUERY = `# The demo catalogue: reads need no key.
+# For writes, create a key in a terminal:
+#   npm run --silent apikey -- create \\
+#     --plan pro --name tour --scopes orders,catalog
+# and paste it in the Headers tab below.
 query Catalogue {
   pets(first: 10) {
     edges {
-      node { id name status category { name } inventory { quantity status } }
+      node {
+        id name status
+        category { name }
+        inventory { quantity status }
+      }
     }
     pageInfo { hasNextPage endCursor }
   }
