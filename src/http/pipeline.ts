@@ -27,8 +27,10 @@ import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { ROUTES } from '../rest/routes.ts';
+import { createUsageCounter } from '../usage/counts.ts';
+import { createUsageRoutes, type InspectCaller } from '../usage/route.ts';
 import { createCors } from './cors.ts';
-import { createFrontDoorRoutes } from './front-door.ts';
+import { createFrontDoorRoutes, prefersHtml } from './front-door.ts';
 import {
   answerRoutes,
   createOpsRoutes,
@@ -46,8 +48,8 @@ import { createTargetCheck } from './request-target.ts';
  *      past it, the request is labelled with the API and operation its method and path name;
  *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
  *   4. CORS: the headers for an allowed origin on every response; preflights answered here, uncounted;
- *   5. ops: / and /favicon.ico, /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs,
- *      answered without a rate limit;
+ *   5. ops: / and /favicon.ico, /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json, /docs and
+ *      /usage, answered without a rate limit;
  *   6. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
@@ -64,7 +66,8 @@ export async function createPipeline({
   now?: () => number;
 }) {
   const metrics = createMetrics(db, { reuseMs: config.metricsReuseMs, now });
-  const observe = createRequestObserver({ logger, metrics });
+  const usage = createUsageCounter(db.prisma, { now });
+  const observe = createRequestObserver({ logger, metrics, usage: usage.record });
 
   const counters = await openCounterStore(config.rateLimit, logger);
   const changes = await openChangeBus(config.rateLimit, logger);
@@ -82,6 +85,8 @@ export async function createPipeline({
   const schema = buildSchema(petsById);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ schema, petsById }));
   let draining = false;
+  // The rate-limit layer is made after the ops routes; /usage asks it only once requests arrive.
+  let inspect: InspectCaller = () => Promise.reject(new Error('the rate-limit layer is not ready'));
   const metricsRoute: Record<string, OpsRoute> = { '/metrics': (_req, res) => metrics.respond(res) };
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
@@ -92,6 +97,7 @@ export async function createPipeline({
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
       ...(config.metricsPort === undefined && metricsRoute),
       ...createReferencePageRoutes(),
+      ...createUsageRoutes({ prisma: db.prisma, usage, inspect: (...args) => inspect(...args), prefersHtml }),
     },
     logger,
     () => draining,
@@ -107,6 +113,7 @@ export async function createPipeline({
     log: logger,
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
+  inspect = rateLimit.inspect;
   const restOperationOf = createOperationFinder(ROUTES);
   /** Labels the request with the API and operation it asks for, whichever stage answers it. */
   function nameRequest(req: IncomingMessage) {
@@ -185,7 +192,7 @@ export async function createPipeline({
     stopSweeping();
     domains?.close();
     feed.end();
-    await Promise.all([counters.close(), changes.close()]);
+    await Promise.all([counters.close(), changes.close(), usage.close()]);
   }
 
   /** Completes every open subscription stream (and any opened from now on), so that none holds a shutdown. */

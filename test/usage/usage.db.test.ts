@@ -1,0 +1,142 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUsageCounter } from '../../src/usage/counts.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestKey } from '../support/keys.ts';
+
+// The usage page's counts, on the database (SQLite and PostgreSQL): what a key holder sees matches the requests
+// the key made, whichever process counted them, and looking costs nothing.
+const logged: string[] = [];
+let app: TestApp;
+let key: string;
+beforeAll(async () => {
+  app = await startTestApp({
+    logger: pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          logged.push(String(chunk));
+          done();
+        },
+      }),
+    ),
+  });
+  key = await createTestKey(app.prisma, 'enterprise', { perMinute: 3, perDay: 100 });
+});
+afterAll(() => app?.close());
+
+const usageOf = async (apiKey: string | undefined) => {
+  const response = await fetch(`${app.url}/usage`, {
+    headers: { accept: 'application/json', ...(apiKey && { 'x-api-key': apiKey }) },
+  });
+  return { response, body: await response.json() };
+};
+const send = async (path: string, init: RequestInit = {}) => {
+  const response = await fetch(`${app.url}${path}`, {
+    ...init,
+    headers: { 'x-api-key': key, 'content-type': 'application/json', ...init.headers },
+  });
+  await response.arrayBuffer();
+  return response.status;
+};
+
+describe('GET /usage', () => {
+  it("answers a key's requests and refusals of the current minute and hour, its top operations and quota", async () => {
+    const statuses = [
+      await send('/pets?limit=1'),
+      await send('/pets/999999999'),
+      await send('/graphql', {
+        method: 'POST',
+        body: JSON.stringify({ query: 'query Few { pets(first: 1) { edges { cursor } } }' }),
+      }),
+      await send('/pets?limit=1'),
+      await send('/pets?limit=1'),
+    ];
+    expect(statuses).toEqual([200, 404, 200, 429, 429]);
+
+    const { response, body } = await usageOf(key);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(body.key).toMatchObject({ plan: 'enterprise', scopes: ['read', 'orders', 'catalog', 'admin'] });
+    expect(body.minutes).toHaveLength(60);
+    expect(body.hours).toHaveLength(168);
+    const minute = body.minutes.at(-1);
+    const hour = body.hours.at(-1);
+    for (const point of [minute, hour]) {
+      expect(point).toMatchObject({ requests: 5, refused: { minute: 2 }, clientErrors: 1, serverErrors: 0 });
+    }
+    expect(body.minutes.slice(0, -1).every((point: { requests: number }) => point.requests === 0)).toBe(true);
+    expect(body.topOperations).toEqual([
+      { api: 'rest', operation: 'listPets', requests: 3 },
+      expect.objectContaining({ requests: 1 }),
+      expect.objectContaining({ requests: 1 }),
+    ]);
+    expect(body.topOperations).toContainEqual({ api: 'graphql', operation: 'Few', requests: 1 });
+    expect(body.quota.minute).toMatchObject({ limit: 3, remaining: 0 });
+    expect(body.quota.day).toMatchObject({ limit: 100, remaining: 97 });
+    expect(Date.parse(body.quota.minute.resetAt)).toBeGreaterThan(Date.now());
+
+    // Looking again costs nothing and changes nothing.
+    const again = (await usageOf(key)).body;
+    expect(again.quota).toEqual(body.quota);
+    expect(again.minutes.at(-1)).toEqual(minute);
+  });
+
+  it('adds the counts of every process sharing the database', async () => {
+    const otherKey = await createTestKey(app.prisma, 'pro');
+    await send('/pets?limit=1', { headers: { 'x-api-key': otherKey } });
+    const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
+    const elsewhere = createUsageCounter(app.prisma);
+    for (let i = 0; i < 4; i++)
+      elsewhere.record({ keyId: id, status: 200, api: 'rest', operation: 'listPets' });
+    elsewhere.record({ keyId: id, status: 503, api: 'rest', operation: 'listPets' });
+    await elsewhere.close();
+    const { body } = await usageOf(otherKey);
+    expect(body.minutes.at(-1)).toMatchObject({ requests: 6, serverErrors: 1 });
+    expect(body.topOperations).toEqual([{ api: 'rest', operation: 'listPets', requests: 6 }]);
+  });
+
+  it('refuses without a key (401 UNAUTHENTICATED) and with an unknown one (401 INVALID_API_KEY)', async () => {
+    expect(await usageOf(undefined)).toMatchObject({
+      response: { status: 401 },
+      body: { code: 'UNAUTHENTICATED' },
+    });
+    expect(await usageOf('psk_unknown')).toMatchObject({
+      response: { status: 401 },
+      body: { code: 'INVALID_API_KEY' },
+    });
+  });
+
+  it('serves a browser the page, and never writes the key in the log', async () => {
+    const response = await fetch(`${app.url}/usage`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<script src="/usage/assets/uPlot.iife.min.js"></script>');
+    const uPlot = await fetch(`${app.url}/usage/assets/uPlot.iife.min.js`);
+    expect(uPlot.status).toBe(200);
+    expect((await uPlot.arrayBuffer()).byteLength).toBeGreaterThan(40_000);
+    await expect.poll(() => logged.join('').includes('/usage')).toBe(true);
+    expect(logged.join('')).not.toContain(key);
+  });
+});
+
+describe('the usage table', () => {
+  it('keeps an hour of minutes and 7 days of hours: the sweep deletes older buckets', async () => {
+    let clock = Date.UTC(2030, 0, 1, 12, 0, 0);
+    const counter = createUsageCounter(app.prisma, { now: () => clock });
+    const id = (await app.prisma.apiKey.findFirstOrThrow()).id;
+    counter.record({ keyId: id, status: 200, api: 'rest', operation: 'listPets' });
+    await counter.flush();
+    const rows = () =>
+      app.prisma.usageCount.count({ where: { startsAt: { gte: new Date(Date.UTC(2030, 0, 1)) } } });
+    const written = await rows();
+    expect(written).toBe(3); // a minute's requests, an hour's requests, an hour's operation
+    clock += 61 * 60_000;
+    await counter.sweep();
+    expect(await rows()).toBe(2);
+    clock += 7 * 24 * 3_600_000;
+    await counter.sweep();
+    expect(await rows()).toBe(0);
+    await counter.close();
+  });
+});
