@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import type { HeldTransaction } from '../db/held-transaction.ts';
 import type { Change } from '../events/change.ts';
 import type { ChangeFeed } from '../events/feed.ts';
+import type { UsageCounts } from '../usage/counts.ts';
 
 export interface Context {
   /** The database, or the request's held transaction's client when it has one. */
@@ -16,6 +17,8 @@ export interface Context {
   publish: (changes: readonly Change[]) => void;
   /** The subscriptions' source of committed changes. */
   feed: ChangeFeed;
+  /** A key's usage counts (`viewer { usage }`); absent where the gateway counts none. */
+  readUsage?: (keyId: bigint) => Promise<UsageCounts>;
 }
 
 /**

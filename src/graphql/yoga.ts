@@ -6,6 +6,7 @@ import { openMemoryChangeBus } from '../events/bus.ts';
 import type { Change } from '../events/change.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import type { Logger } from '../observability/logger.ts';
+import type { UsageCounts } from '../usage/counts.ts';
 import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
@@ -73,6 +74,8 @@ export interface GraphQLServerOptions {
   heartbeatMs?: number;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
+  /** The API keys' usage counts, for `viewer { usage }`. */
+  readUsage?: (keyId: bigint) => Promise<UsageCounts>;
 }
 
 /**
@@ -132,7 +135,8 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     healthCheckEndpoint: ' ',
     context: ({ caller, quota, transaction }) => {
       if (!caller || !quota) throw new Error('The rate-limit layer identified no caller for this request');
-      return { prisma: transaction?.prisma ?? options.prisma, caller, quota, transaction, publish, feed };
+      const prisma = transaction?.prisma ?? options.prisma;
+      return { prisma, caller, quota, transaction, publish, feed, readUsage: options.readUsage };
     },
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },

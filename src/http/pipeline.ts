@@ -138,6 +138,7 @@ export async function createPipeline({
     trustedDocuments: useTrustedDocuments({ prisma: db.prisma, mode: config.trustedDocuments }),
     idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
+    readUsage: usage.read,
     responseCache:
       storeVersion && config.responseCacheEntries > 0
         ? {
