@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.ts';
+import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
 import { createUsageCounter } from '../../src/usage/counts.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
@@ -124,12 +126,10 @@ describe('GET /usage', () => {
     await elsewhere.close();
     const { body } = await usageOf(otherKey);
     const last = (points: { requests: number; serverErrors: number }[]) =>
-      points
-        .slice(-2)
-        .reduce((sum, p) => ({
-          requests: sum.requests + p.requests,
-          serverErrors: sum.serverErrors + p.serverErrors,
-        }));
+      points.slice(-2).reduce((sum, p) => ({
+        requests: sum.requests + p.requests,
+        serverErrors: sum.serverErrors + p.serverErrors,
+      }));
     expect(last(body.minutes)).toEqual({ requests: 6, serverErrors: 1 });
     expect(body.topOperations).toEqual([{ api: 'rest', operation: 'listPets', requests: 6 }]);
   });
@@ -201,5 +201,30 @@ describe('viewer { usage }', () => {
       key: null,
     });
     expect(anonymous.body.data.viewer.usage).toBeNull();
+  });
+});
+
+describe('npm run apikey -- usage <id>', () => {
+  it("prints a key's requests, refusals and top operations", async () => {
+    const cliKey = await createTestKey(app.prisma, 'enterprise', { perMinute: 1, perDay: 100 });
+    expect([
+      await send('/categories', { headers: { 'x-api-key': cliKey } }),
+      await send('/categories', { headers: { 'x-api-key': cliKey } }),
+    ]).toEqual([200, 429]);
+    const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
+    await fetch(`${app.url}/usage`, { headers: { 'x-api-key': cliKey } }); // adds the gateway's pending counts
+    const lines = await runApiKeyCommand(
+      parseApiKeyCommand(['usage', String(id)]),
+      app.prisma,
+      loadConfig({}).rateLimit,
+    );
+    const text = lines.join('\n');
+    expect(text).toContain(`API key ${id} (test enterprise, psk_`);
+    expect(text).toMatch(/last hour: +2 requests \(429: minute 1; other 4xx: 0; 5xx: 0\)/);
+    expect(text).toMatch(/rest +listCategories +2/);
+    await expect(
+      runApiKeyCommand(parseApiKeyCommand(['usage', '999999']), app.prisma, loadConfig({}).rateLimit),
+    ).rejects.toThrow('There is no API key 999999');
+    expect(() => parseApiKeyCommand(['usage'])).toThrow();
   });
 });
