@@ -28,6 +28,7 @@ import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { ROUTES } from '../rest/routes.ts';
 import { createUsageCounter } from '../usage/counts.ts';
+import { openUsageStore } from '../usage/open.ts';
 import { createUsageRoutes, type InspectCaller } from '../usage/route.ts';
 import { createCors } from './cors.ts';
 import { createFrontDoorRoutes, prefersHtml } from './front-door.ts';
@@ -66,7 +67,7 @@ export async function createPipeline({
   now?: () => number;
 }) {
   const metrics = createMetrics(db, { reuseMs: config.metricsReuseMs, now });
-  const usage = createUsageCounter(db.prisma, { now });
+  const usage = createUsageCounter(openUsageStore(db.prisma, config.rateLimit), { now });
   const observe = createRequestObserver({ logger, metrics, usage: usage.record });
 
   const counters = await openCounterStore(config.rateLimit, logger);

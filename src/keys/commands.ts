@@ -10,6 +10,7 @@ import {
 import type { Db } from '../db/client.ts';
 import type { ApiKey } from '../generated/sqlite/client.ts';
 import { createUsageCounter, type UsageSeriesPoint } from '../usage/counts.ts';
+import { openUsageStore } from '../usage/open.ts';
 import {
   createApiKey,
   type KeyPowers,
@@ -131,7 +132,10 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
 }
 
 /** The configuration a command shows keys' limits from: the plan table and the subscription caps. */
-export type KeyLimitsConfig = Pick<RateLimitConfig, 'plans' | 'maxSubscriptions'>;
+export type KeyLimitsConfig = Pick<
+  RateLimitConfig,
+  'plans' | 'maxSubscriptions' | 'redisUrl' | 'redisKeyPrefix' | 'redisCommandTimeoutMs'
+>;
 
 /** Runs a command; answers the lines to print. Throws an Error whose message is for the user. */
 export async function runApiKeyCommand(
@@ -188,7 +192,7 @@ export async function runApiKeyCommand(
       ]),
     ]);
   }
-  if (command.command === 'usage') return usageLines(prisma, command.id);
+  if (command.command === 'usage') return usageLines(prisma, command.id, config);
   const revoked = await revokeApiKey(prisma, command.id);
   if (!revoked) throw new Error(`There is no API key ${command.id} (see \`list\`)`);
   const { key, newlyRevoked } = revoked;
@@ -310,10 +314,10 @@ function table(rows: string[][]): string[] {
 }
 
 /** `usage <id>`: what the key's usage page shows, but the quota left (the gateways' counters hold it). */
-async function usageLines(prisma: Db, id: bigint): Promise<string[]> {
+async function usageLines(prisma: Db, id: bigint, config: KeyLimitsConfig): Promise<string[]> {
   const key = await prisma.apiKey.findUnique({ where: { id } });
   if (!key) throw new Error(`There is no API key ${id} (see \`list\`)`);
-  const counter = createUsageCounter(prisma);
+  const counter = createUsageCounter(openUsageStore(prisma, config));
   const { minutes, hours, topOperations } = await counter.read(id).finally(() => counter.close());
   const sum = (points: UsageSeriesPoint[], pick: (point: UsageSeriesPoint) => number) =>
     points.reduce((total, point) => total + pick(point), 0);

@@ -10,7 +10,74 @@ const MAX_OPERATIONS_PER_HOUR = 50;
 const FLUSH_EVERY_MS = 1000;
 const SWEEP_EVERY_MS = 10 * MINUTE_MS;
 
-type Span = 'minute' | 'hour';
+export type Span = 'minute' | 'hour';
+
+/** One bucket's count of one thing. */
+export interface UsageRow {
+  apiKeyId: bigint;
+  span: Span;
+  startsAt: number;
+  metric: string;
+  count: number;
+}
+
+/** Where every process adds its counts and reads everyone's: the database, or Redis when configured. */
+export interface UsageStore {
+  /** Adds the counts; rejects when none of them could be added (they are then kept for the next time). */
+  add(rows: readonly UsageRow[]): Promise<void>;
+  /** A key's rows from `firstMinute` (minute buckets) and `firstHour` (hour buckets) on. */
+  rows(keyId: bigint, firstMinute: number, firstHour: number): Promise<UsageRow[]>;
+  /** Deletes buckets older than these; answers how many rows went (Redis expires them itself). */
+  sweep(firstMinute: number, firstHour: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The `UsageCount` table: one upsert per row, atomic whichever process adds. */
+export function databaseUsageStore(prisma: Db): UsageStore {
+  return {
+    async add(rows) {
+      const failures = await Promise.allSettled(
+        rows.map(({ apiKeyId, span, startsAt, metric, count }) => {
+          const id = { apiKeyId, span, startsAt: new Date(startsAt), metric };
+          return prisma.usageCount.upsert({
+            where: { apiKeyId_span_startsAt_metric: id },
+            create: { ...id, count },
+            update: { count: { increment: count } },
+          });
+        }),
+      );
+      const failed = failures.filter((result) => result.status === 'rejected');
+      if (failed.length > 0) throw new PartlyAdded(failures.map((result) => result.status === 'fulfilled'));
+    },
+    async rows(keyId, firstMinute, firstHour) {
+      const found = await prisma.usageCount.findMany({
+        where: { apiKeyId: keyId, startsAt: { gte: new Date(Math.min(firstMinute, firstHour)) } },
+      });
+      return found
+        .map((row) => ({ ...row, span: row.span as Span, startsAt: row.startsAt.getTime() }))
+        .filter((row) => row.startsAt >= (row.span === 'minute' ? firstMinute : firstHour));
+    },
+    async sweep(firstMinute, firstHour) {
+      const { count } = await prisma.usageCount.deleteMany({
+        where: {
+          OR: [
+            { span: 'minute', startsAt: { lt: new Date(firstMinute) } },
+            { span: 'hour', startsAt: { lt: new Date(firstHour) } },
+          ],
+        },
+      });
+      return count;
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/** Some rows of a batch were added and some not: `added[i]` says which. */
+export class PartlyAdded extends Error {
+  constructor(readonly added: boolean[]) {
+    super('some usage counts could not be added');
+  }
+}
 
 /** How one answered request of a key counts. */
 export interface UsageEvent {
@@ -44,11 +111,11 @@ const bucketOf = (at: number, span: Span) => {
 };
 
 /**
- * Requests per API key, counted in this process and added to the database's `UsageCount` table every second, so
- * that every process and instance shares them; reads add this process's pending counts first. Past buckets are
- * swept: the table holds at most an hour of minutes and 7 days of hours per active key.
+ * Requests per API key, counted in this process and added to the shared store every second (the database's
+ * `UsageCount` table, or Redis), so that every process and instance shares them; reads add this process's pending
+ * counts first. Past buckets are swept: at most an hour of minutes and 7 days of hours per active key are kept.
  */
-export function createUsageCounter(prisma: Db, { now = Date.now }: { now?: () => number } = {}) {
+export function createUsageCounter(store: UsageStore, { now = Date.now }: { now?: () => number } = {}) {
   // key -> pending count; key = `${keyId}|${span}|${startsAt}|${metric}`.
   let pending = new Map<string, number>();
   const operationsSeen = new Map<string, Set<string>>();
@@ -88,45 +155,35 @@ export function createUsageCounter(prisma: Db, { now = Date.now }: { now?: () =>
     add(keyId, 'hour', hour, seen.has(name) ? `op ${name}` : 'op other other');
   }
 
-  /** Adds the pending counts to the table; a failed batch is kept for the next flush. */
+  /** Adds the pending counts to the store; what could not be added is kept for the next flush. */
   function flush(): Promise<void> {
     flushing = flushing.then(async () => {
       if (pending.size === 0) return;
-      const batch = pending;
+      const batch = [...pending];
       pending = new Map();
-      const failed: [string, number][] = [];
-      await Promise.all(
-        [...batch].map(async ([key, count]) => {
-          const [keyId, span, startsAt, metric] = key.split('|') as [string, Span, string, string];
-          const id = { apiKeyId: BigInt(keyId), span, startsAt: new Date(Number(startsAt)), metric };
-          try {
-            await prisma.usageCount.upsert({
-              where: { apiKeyId_span_startsAt_metric: id },
-              create: { ...id, count },
-              update: { count: { increment: count } },
-            });
-          } catch {
-            failed.push([key, count]);
-          }
-        }),
-      );
-      for (const [key, count] of failed) pending.set(key, (pending.get(key) ?? 0) + count);
+      const rows = batch.map(([key, count]) => {
+        const [keyId, span, startsAt, metric] = key.split('|') as [string, Span, string, string];
+        return { apiKeyId: BigInt(keyId), span, startsAt: Number(startsAt), metric, count };
+      });
+      try {
+        await store.add(rows);
+      } catch (error) {
+        const added = error instanceof PartlyAdded ? error.added : [];
+        batch.forEach(([key, count], i) => {
+          if (!added[i]) pending.set(key, (pending.get(key) ?? 0) + count);
+        });
+      }
     });
     return flushing;
   }
 
   /** Deletes the buckets past the ones the page shows. */
-  async function sweep(): Promise<number> {
+  function sweep(): Promise<number> {
     const at = now();
-    const { count } = await prisma.usageCount.deleteMany({
-      where: {
-        OR: [
-          { span: 'minute', startsAt: { lt: new Date(bucketOf(at, 'minute') - MINUTES_KEPT * MINUTE_MS) } },
-          { span: 'hour', startsAt: { lt: new Date(bucketOf(at, 'hour') - HOURS_KEPT * HOUR_MS) } },
-        ],
-      },
-    });
-    return count;
+    return store.sweep(
+      bucketOf(at, 'minute') - MINUTES_KEPT * MINUTE_MS,
+      bucketOf(at, 'hour') - HOURS_KEPT * HOUR_MS,
+    );
   }
 
   /** A key's counts: every process's flushed ones, and this process's pending ones. */
@@ -135,9 +192,7 @@ export function createUsageCounter(prisma: Db, { now = Date.now }: { now?: () =>
     const at = now();
     const firstMinute = bucketOf(at, 'minute') - (MINUTES_KEPT - 1) * MINUTE_MS;
     const firstHour = bucketOf(at, 'hour') - (HOURS_KEPT - 1) * HOUR_MS;
-    const rows = await prisma.usageCount.findMany({
-      where: { apiKeyId: keyId, startsAt: { gte: new Date(firstHour) } },
-    });
+    const rows = await store.rows(keyId, firstMinute, firstHour);
     const series = (first: number, size: number, length: number) =>
       Array.from({ length }, (_, i) => ({
         startsAt: first + i * size,
@@ -150,7 +205,7 @@ export function createUsageCounter(prisma: Db, { now = Date.now }: { now?: () =>
     const hours = series(firstHour, HOUR_MS, HOURS_KEPT);
     const operations = new Map<string, number>();
     for (const row of rows) {
-      const startsAt = row.startsAt.getTime();
+      const { startsAt } = row;
       if (row.span === 'hour' && row.metric.startsWith('op ')) {
         const name = row.metric.slice(3);
         operations.set(name, (operations.get(name) ?? 0) + row.count);
@@ -189,6 +244,7 @@ export function createUsageCounter(prisma: Db, { now = Date.now }: { now?: () =>
     clearInterval(flusher);
     clearInterval(sweeper);
     await flush();
+    await store.close();
   }
 
   return { record, flush, read, sweep, close };

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
-import { createUsageCounter } from '../../src/usage/counts.ts';
+import { createUsageCounter, databaseUsageStore } from '../../src/usage/counts.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
@@ -119,7 +119,7 @@ describe('GET /usage', () => {
     const otherKey = await createTestKey(app.prisma, 'pro');
     await send('/pets?limit=1', { headers: { 'x-api-key': otherKey } });
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
-    const elsewhere = createUsageCounter(app.prisma);
+    const elsewhere = createUsageCounter(databaseUsageStore(app.prisma));
     for (let i = 0; i < 4; i++)
       elsewhere.record({ keyId: id, status: 200, api: 'rest', operation: 'listPets' });
     elsewhere.record({ keyId: id, status: 503, api: 'rest', operation: 'listPets' });
@@ -160,7 +160,7 @@ describe('GET /usage', () => {
 describe('the usage table', () => {
   it('keeps an hour of minutes and 7 days of hours: the sweep deletes older buckets', async () => {
     let clock = Date.UTC(2030, 0, 1, 12, 0, 0);
-    const counter = createUsageCounter(app.prisma, { now: () => clock });
+    const counter = createUsageCounter(databaseUsageStore(app.prisma), { now: () => clock });
     const id = (await app.prisma.apiKey.findFirstOrThrow()).id;
     counter.record({ keyId: id, status: 200, api: 'rest', operation: 'listPets' });
     await counter.flush();
