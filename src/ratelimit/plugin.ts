@@ -210,7 +210,12 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
   async function inspect(
     request: Pick<Request, 'headers'>,
     socketAddress: string | undefined,
-  ): Promise<{ caller: Extract<Caller, { kind: 'key' }>; windows: Windows; maxSubscriptions: number }> {
+  ): Promise<{
+    caller: Extract<Caller, { kind: 'key' }>;
+    windows: Windows;
+    maxSubscriptions: number;
+    openSubscriptions: number;
+  }> {
     const identity = await counted(() => identify(request as Request, socketAddress));
     if (identity.keyRefused)
       throw new ApiError(
@@ -219,8 +224,12 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
       );
     if (identity.caller.kind !== 'key')
       throw new ApiError('UNAUTHENTICATED', 'Your usage needs your API key: send it in the X-API-Key header');
-    const windows = await counted(() => counting.limiter.peek(identity.subject, identity.limits));
-    return { caller: identity.caller, windows, maxSubscriptions: identity.maxSubscriptions };
+    const [windows, openSubscriptions] = await Promise.all([
+      counted(() => counting.limiter.peek(identity.subject, identity.limits)),
+      counted(() => counters.countLeases(identity.subject)),
+    ]);
+    const { caller, maxSubscriptions } = identity;
+    return { caller, windows, maxSubscriptions, openSubscriptions };
   }
 
   return { plugin, countRefusal, inspect };

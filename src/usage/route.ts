@@ -35,19 +35,24 @@ const CONTENT_SECURITY_POLICY =
 export type InspectCaller = (
   request: Pick<Request, 'headers'>,
   socketAddress: string | undefined,
-) => Promise<{ caller: Extract<Caller, { kind: 'key' }>; windows: Windows; maxSubscriptions: number }>;
+) => Promise<{
+  caller: Extract<Caller, { kind: 'key' }>;
+  windows: Windows;
+  maxSubscriptions: number;
+  openSubscriptions: number;
+}>;
 
 /** What GET /usage answers as JSON (and `viewer { usage }` and `apikey usage` show). */
 export interface UsageReport extends UsageCounts {
   key: { id: string; name: string | null; prefix: string; plan: string; scopes: readonly string[] };
   quota: Record<'minute' | 'day', { limit: number; remaining: number; resetAt: string }>;
-  subscriptions: { open: number | null; max: number };
+  subscriptions: { open: number; max: number };
 }
 
 export async function usageReport(
   prisma: Db,
   usage: UsageCounter,
-  { caller, windows, maxSubscriptions }: Awaited<ReturnType<InspectCaller>>,
+  { caller, windows, maxSubscriptions, openSubscriptions }: Awaited<ReturnType<InspectCaller>>,
 ): Promise<UsageReport> {
   const [key, counts] = await Promise.all([
     prisma.apiKey.findUnique({ where: { id: caller.keyId }, select: { name: true, prefix: true } }),
@@ -68,7 +73,7 @@ export async function usageReport(
       scopes: caller.scopes,
     },
     quota: { minute: window(minute), day: window(day) },
-    subscriptions: { open: null, max: maxSubscriptions },
+    subscriptions: { open: openSubscriptions, max: maxSubscriptions },
     ...counts,
   };
 }

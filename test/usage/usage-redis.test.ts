@@ -63,6 +63,8 @@ describe('usage counts on Redis', () => {
       { api: 'graphql', operation: 'Other', requests: 1 },
     ]);
     expect(await app.prisma.usageCount.count()).toBe(0);
+    // Open subscriptions are read from the leases in Redis.
+    expect(body.subscriptions).toEqual({ open: 0, max: expect.any(Number) });
 
     const buckets = await redis.keys(`${prefix}:usage:${id}:*`);
     expect(buckets.length).toBeGreaterThanOrEqual(2);

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config/index.ts';
 import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
 import { createUsageCounter, databaseUsageStore } from '../../src/usage/counts.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { subscribe } from '../support/event-stream.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // The usage page's counts, on the database (SQLite and PostgreSQL): what a key holder sees matches the requests
@@ -226,5 +227,25 @@ describe('npm run apikey -- usage <id>', () => {
       runApiKeyCommand(parseApiKeyCommand(['usage', '999999']), app.prisma, loadConfig({}).rateLimit),
     ).rejects.toThrow('There is no API key 999999');
     expect(() => parseApiKeyCommand(['usage'])).toThrow();
+  });
+});
+
+describe('open subscriptions on /usage', () => {
+  it('counts the subscriptions the key holds open, and lets them go when they end', async () => {
+    const holder = await createTestKey(app.prisma, 'pro');
+    const open = async () =>
+      (
+        await fetch(`${app.url}/usage`, {
+          headers: { 'x-api-key': holder, accept: 'application/json' },
+        }).then((r) => r.json())
+      ).subscriptions;
+    expect((await open()).open).toBe(0);
+    const stream = await subscribe(app.url, 'subscription { inventoryChanged { petId quantity } }', {
+      key: holder,
+    });
+    await expect.poll(async () => (await open()).open).toBe(1);
+    expect((await open()).max).toBeGreaterThan(1);
+    await stream.close();
+    await expect.poll(async () => (await open()).open).toBe(0);
   });
 });

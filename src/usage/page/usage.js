@@ -54,9 +54,8 @@
     $('minute-reset').textContent = `resets at ${time(Date.parse(usage.quota.minute.resetAt))}`;
     $('day-left').textContent = `${usage.quota.day.remaining} of ${usage.quota.day.limit} left`;
     $('day-reset').textContent = `resets ${new Date(usage.quota.day.resetAt).toLocaleString()}`;
-    const { open, max } = usage.subscriptions;
-    $('subscriptions').textContent = open === null ? `up to ${max}` : `${open} of ${max}`;
-    $('subscriptions-note').textContent = open === null ? 'open at once' : 'open now, of your cap';
+    $('subscriptions').textContent = `${usage.subscriptions.open} of ${usage.subscriptions.max}`;
+    $('subscriptions-note').textContent = 'open now, of those you may hold at once';
     const body = $('operations').querySelector('tbody');
     body.replaceChildren(
       ...usage.topOperations.map(({ api, operation, requests }) => {
