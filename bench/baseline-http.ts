@@ -12,10 +12,22 @@ export interface PetRow {
   categoryName: string;
 }
 
+/** One row of the nested question: a category and one of its first pets with its stock (none: no pets). */
+export interface NestedRow {
+  categoryId: number | string;
+  categoryName: string;
+  petId: number | string | null;
+  petName: string | null;
+  quantity: number | null;
+  openOrders: number | null;
+}
+
 /** The store operations a baseline answers; each may be synchronous (better-sqlite3) or not (pg). */
 export interface BaselineStore {
   petById(id: number): Promise<PetRow | undefined> | PetRow | undefined;
   petPage(categoryId: number, limit: number): Promise<PetRow[]> | PetRow[];
+  /** The categories after `afterId`, `categories` of them, each with its first `pets` pets, in id order. */
+  nested(afterId: number, categories: number, pets: number): Promise<NestedRow[]> | NestedRow[];
   placeOrder(petId: number, quantity: number): Promise<object | undefined> | object | undefined;
   cancelOrder(id: number): Promise<boolean> | boolean;
   setStock(petId: number, quantity: number): Promise<object | undefined> | object | undefined;
@@ -29,6 +41,31 @@ const pet = (row: PetRow) => ({
   categoryId: row.categoryId,
   category: { id: row.categoryId, name: row.categoryName },
 });
+
+// The contract's inventory status (store/inventory.ts).
+const status = (quantity: number, openOrders: number) =>
+  quantity > 0 ? 'available' : openOrders > 0 ? 'pending' : 'sold';
+
+/** The nested rows as the gateway's answer shapes them: categories, each with its pets and their stock. */
+function nested(rows: NestedRow[]) {
+  const categories = new Map<string, { id: NestedRow['categoryId']; name: string; pets: object[] }>();
+  for (const row of rows) {
+    const key = String(row.categoryId);
+    let category = categories.get(key);
+    if (!category) {
+      category = { id: row.categoryId, name: row.categoryName, pets: [] };
+      categories.set(key, category);
+    }
+    if (row.petId === null) continue;
+    const quantity = row.quantity ?? 0;
+    category.pets.push({
+      id: row.petId,
+      name: row.petName,
+      inventory: { quantity, status: status(quantity, row.openOrders ?? 0) },
+    });
+  }
+  return [...categories.values()];
+}
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
@@ -55,6 +92,10 @@ async function handle(store: BaselineStore, req: IncomingMessage, res: ServerRes
       Number(url.searchParams.get('limit') ?? 20),
     );
     return send(res, 200, rows.map(pet));
+  }
+  if (url.pathname === '/categories' && req.method === 'GET') {
+    const number = (name: string) => Number(url.searchParams.get(name) ?? 0);
+    return send(res, 200, nested(await store.nested(number('after'), number('first'), number('pets'))));
   }
   if (first === 'store' && second === 'orders') {
     if (!third && req.method === 'POST') {

@@ -3,7 +3,7 @@
 // it: schema and connection_limit), HOST, PORT, BASELINE_WORKERS.
 import pg from 'pg';
 import { parseDatabaseUrl } from '../src/config/database-url.ts';
-import { type PetRow, serveBaseline } from './baseline-http.ts';
+import { type NestedRow, type PetRow, serveBaseline } from './baseline-http.ts';
 
 const target = parseDatabaseUrl(process.env.BASELINE_DB ?? '');
 if (target.provider !== 'postgresql') throw new Error('BASELINE_DB must be a PostgreSQL URL');
@@ -37,6 +37,20 @@ serveBaseline(() => {
           `SELECT ${columns} FROM "Pet" p JOIN "Category" c ON c.id = p."categoryId"
            WHERE p."categoryId" = $1 ORDER BY p.id LIMIT $2`,
           [categoryId, limit],
+        ),
+      ),
+    // One statement: each category's first pets through a lateral join on Pet(categoryId, id).
+    nested: (afterId, categories, pets) =>
+      rows<NestedRow>(
+        named(
+          'nested',
+          `SELECT c.id AS "categoryId", c.name AS "categoryName", p.id AS "petId", p.name AS "petName",
+                  i.quantity, i."openOrders"
+           FROM (SELECT id, name FROM "Category" WHERE id > $1 ORDER BY id LIMIT $2) c
+           LEFT JOIN LATERAL (SELECT id, name FROM "Pet" WHERE "categoryId" = c.id ORDER BY id LIMIT $3) p ON true
+           LEFT JOIN "InventoryItem" i ON i."petId" = p.id
+           ORDER BY c.id, p.id`,
+          [afterId, categories, pets],
         ),
       ),
     placeOrder: async (petId, quantity) => {

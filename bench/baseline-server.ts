@@ -1,7 +1,7 @@
 // The SQLite ceiling the gateway is measured against: prepared better-sqlite3 statements over the gateway's own
 // SQLite file, behind bench/baseline-http.ts. Env: BASELINE_DB (the SQLite file), HOST, PORT, BASELINE_WORKERS.
 import Sqlite from 'better-sqlite3';
-import { type PetRow, serveBaseline } from './baseline-http.ts';
+import { type NestedRow, type PetRow, serveBaseline } from './baseline-http.ts';
 
 const file = process.env.BASELINE_DB;
 if (!file) throw new Error('BASELINE_DB must name the SQLite file');
@@ -19,6 +19,13 @@ serveBaseline(() => {
   );
   const petPage = db.prepare<[number, number], PetRow>(
     `SELECT ${columns} FROM Pet p JOIN Category c ON c.id = p.categoryId WHERE p.categoryId = ? ORDER BY p.id LIMIT ?`,
+  );
+  const categoriesAfter = db.prepare<[number, number], { id: number; name: string }>(
+    'SELECT id, name FROM Category WHERE id > ? ORDER BY id LIMIT ?',
+  );
+  const petsOf = db.prepare<[number, number], NestedRow>(
+    `SELECT p.categoryId, '' AS categoryName, p.id AS petId, p.name AS petName, i.quantity, i.openOrders
+     FROM Pet p JOIN InventoryItem i ON i.petId = p.id WHERE p.categoryId = ? ORDER BY p.id LIMIT ?`,
   );
   const takeStock = db.prepare(
     'UPDATE InventoryItem SET quantity = quantity - ?, openOrders = openOrders + 1 WHERE petId = ? AND quantity >= ?',
@@ -48,6 +55,12 @@ serveBaseline(() => {
   return {
     petById: (id) => petById.get(id),
     petPage: (categoryId, limit) => petPage.all(categoryId, limit),
+    nested: (afterId, categories, pets) =>
+      categoriesAfter.all(afterId, categories).flatMap((category) => {
+        const rows = petsOf.all(category.id, pets).map((row) => ({ ...row, categoryName: category.name }));
+        const none = { petId: null, petName: null, quantity: null, openOrders: null };
+        return rows.length ? rows : [{ categoryId: category.id, categoryName: category.name, ...none }];
+      }),
     placeOrder,
     cancelOrder,
     setStock: (petId, quantity) => setStock.get(quantity, petId) as object | undefined,

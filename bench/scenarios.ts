@@ -24,6 +24,13 @@ const PET_PAGE = `query PetPage($categoryId: Int64!) {
     edges { node { id name status categoryId category { id name } } }
   }
 }`;
+/** The nested row: 10 categories from a given one on, each with its first 20 pets and their stock. */
+export const NESTED_CATEGORIES = 10;
+export const NESTED_PETS = 20;
+export const NESTED_ROW = `query Nested($after: String) {
+  categories(first: ${NESTED_CATEGORIES}, after: $after) { edges { node { id name
+    pets(first: ${NESTED_PETS}) { edges { node { id name inventory { quantity status } } } } } } }
+}`;
 const PLACE_ORDER = `mutation PlaceOrder($petId: Int64!) {
   placeOrder(input: { petId: $petId, quantity: 1 }) { id petId quantity complete }
 }`;
@@ -41,7 +48,7 @@ function prepared(requests: Request[], graphql = false): Workload {
   return { next: () => randomOf(requests), graphql };
 }
 
-const graphqlRequest = (query: string, variables: Record<string, number>): Request => ({
+const graphqlRequest = (query: string, variables: Record<string, number | string>): Request => ({
   method: 'POST',
   path: '/graphql',
   body: JSON.stringify({ query, variables }),
@@ -97,6 +104,18 @@ export function benchScenarios({ petIds, categoryIds }: Catalogue): Scenario[] {
     categoryIds.map((id) => ({ method: 'GET', path: `/pets?categoryId=${id}&limit=${PAGE_SIZE}` })),
   );
   const graphqlById = graphql(PET_BY_ID, 'id', petIds);
+  // Starting after each of the first categories, as a client paging through them would (the same cursors).
+  const starts = categoryIds.slice(0, Math.max(1, categoryIds.length - NESTED_CATEGORIES));
+  const graphqlNested = prepared(
+    starts.map((id) => graphqlRequest(NESTED_ROW, { after: Buffer.from(`GPC:I:${id}`).toString('base64') })),
+    true,
+  );
+  const restNested = prepared(
+    starts.map((id) => ({
+      method: 'GET',
+      path: `/categories?after=${id}&first=${NESTED_CATEGORIES}&pets=${NESTED_PETS}`,
+    })),
+  );
   const graphqlPage = graphql(PET_PAGE, 'categoryId', categoryIds);
   const json = (method: Request['method'], path: string, body: object): Request => ({
     method,
@@ -112,6 +131,11 @@ export function benchScenarios({ petIds, categoryIds }: Catalogue): Scenario[] {
       sameAs: 'GraphQL pet(id) + category name',
     },
     { name: 'GraphQL page of 100 pets + category names', gateway: graphqlPage, baseline: restPage },
+    {
+      name: 'GraphQL 10 categories x first 20 pets + stock',
+      gateway: graphqlNested,
+      baseline: restNested,
+    },
     {
       name: 'mixed: 75% by id, 20% pages, 5% writes',
       mixed: true,

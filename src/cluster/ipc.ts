@@ -106,32 +106,58 @@ interface Relayed {
   relay: unknown;
 }
 
-/** In the primary: passes every worker's `sendToAllWorkers` message for `channel` on to every worker. */
-export function relayToWorkers(channel: string): void {
+/** What the relay reports when a message could not be passed on. */
+export interface RelayLog {
+  warn(details: object, message: string): void;
+}
+
+/**
+ * In the primary: passes every worker's `sendToAllWorkers` message for `channel` on to every worker. Nothing in
+ * it may throw: a throw in a `message` handler would take the primary down, and every worker with it.
+ */
+export function relayToWorkers(channel: string, log: RelayLog): void {
   cluster.on('message', (_sender, message: unknown) => {
     if (!isOnChannel<Relayed>(message, channel) || !('relay' in message)) return;
     for (const worker of Object.values(cluster.workers ?? {})) {
       // A worker that exits meanwhile misses the message; it has nobody left to tell.
-      if (worker?.isConnected()) worker.send(message, undefined, () => {});
+      try {
+        if (worker?.isConnected()) worker.send(message, undefined, () => {});
+      } catch (error) {
+        log.warn({ err: error, channel }, 'a relayed message was not passed on to a worker');
+      }
     }
   });
 }
 
 /**
  * In a worker: sends `payload` to every worker (this one included) through the primary's `relayToWorkers`, and
- * calls `receive` with every payload any worker sends on `channel`. Answers the function that sends.
+ * calls `receive` with every payload any worker sends on `channel`. Answers the function that sends, which never
+ * throws (a message that cannot be sent is logged). A `receive` that throws is logged: a throw in a `message`
+ * handler would take the worker down.
  */
 export function sendToAllWorkers(
   channel: string,
+  log: RelayLog,
   receive: (payload: unknown) => void,
 ): (payload: unknown) => void {
   if (!process.send) throw new Error('sendToAllWorkers runs in a worker forked by a node:cluster primary');
   const send = process.send.bind(process);
   process.on('message', (message: unknown) => {
-    if (isOnChannel<Relayed>(message, channel) && 'relay' in message) receive(message.relay);
+    if (!isOnChannel<Relayed>(message, channel) || !('relay' in message)) return;
+    try {
+      receive(message.relay);
+    } catch (error) {
+      log.warn({ err: error, channel }, 'a relayed message could not be handled');
+    }
   });
+  const lost = (error: unknown) =>
+    log.warn({ err: error, channel }, 'a message to the other workers was lost');
   return (payload) => {
     const message: Relayed = { channel, relay: payload };
-    send(message, undefined, undefined, () => {});
+    try {
+      send(message, undefined, undefined, (error: Error | null) => error && lost(error));
+    } catch (error) {
+      lost(error);
+    }
   };
 }

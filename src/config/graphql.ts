@@ -18,8 +18,12 @@ export const graphqlPart = z
     ),
     // What callers without a mode of their own may send (docs/trusted-documents.md); a key's own mode wins.
     TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).default('allow'),
+    // The list path by plan (docs/architecture.md); off: every list is answered by the resolvers.
+    LIST_PLANS: z.enum(['on', 'off']).default('on'),
     SUBSCRIPTION_HEARTBEAT_MS: atLeastOne('ms').default(15_000),
     SUBSCRIPTION_GAP_WAIT_MS: atLeastOne('ms').default(1_000),
+    SUBSCRIPTION_BACKLOG_EVENTS: atLeastOne('events').default(1_000),
+    SUBSCRIPTION_BACKLOG_BYTES: wholeNumber({ min: 1024, unit: 'bytes' }).default(1024 * 1024),
   })
   .transform((env) => ({
     graphqlLimits: {
@@ -33,10 +37,14 @@ export const graphqlPart = z
     /** Query results kept while the store is unchanged (SQLite only; see graphql/plugins/response-cache.ts). */
     responseCacheEntries: env.RESPONSE_CACHE_ENTRIES,
     trustedDocuments: env.TRUSTED_DOCUMENTS,
+    /** Lists answered by one planned SQL statement (graphql/plan/). */
+    listPlans: env.LIST_PLANS === 'on',
     subscriptions: {
       /** A comment line on every open subscription stream this often, so that proxies keep it open. */
       heartbeatMs: env.SUBSCRIPTION_HEARTBEAT_MS,
       /** How long a change waits for an earlier one of its row, published by another process (events/in-order.ts). */
       gapWaitMs: env.SUBSCRIPTION_GAP_WAIT_MS,
+      /** The most a stream holds that its client has not read: past either, it ends SLOW_CONSUMER. */
+      backlog: { events: env.SUBSCRIPTION_BACKLOG_EVENTS, bytes: env.SUBSCRIPTION_BACKLOG_BYTES },
     },
   }));

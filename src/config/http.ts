@@ -42,6 +42,7 @@ export const httpPart = z
     CORS_ORIGINS: corsOrigins,
     METRICS_PORT: wholeNumber({ min: 0, max: 65535 }).optional(),
     METRICS_REUSE_MS: wholeNumber({ min: 0, unit: 'milliseconds' }).default(1000),
+    HTTP_CACHE_MAX_AGE: wholeNumber({ min: 0, max: 3600, unit: 'seconds' }).default(0),
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
@@ -69,4 +70,6 @@ export const httpPart = z
     metricsPort: env.METRICS_PORT,
     /** Scrapes within this long of the last gathering of the metrics get its result. */
     metricsReuseMs: env.METRICS_REUSE_MS,
+    /** Seconds any cache may reuse a public read without asking again (0: it revalidates every time). */
+    publicMaxAgeSeconds: env.HTTP_CACHE_MAX_AGE,
   }));

@@ -3,6 +3,7 @@
 import { databasePart } from './database.ts';
 import { graphqlPart } from './graphql.ts';
 import { httpPart } from './http.ts';
+import { idempotencyPart } from './idempotency.ts';
 import { processPart } from './process.ts';
 import { rateLimitPart } from './rate-limits.ts';
 import { readConfig } from './read.ts';
@@ -15,6 +16,7 @@ const PARTS = {
   graphql: graphqlPart,
   rest: restPart,
   rateLimit: rateLimitPart,
+  idempotency: idempotencyPart,
 };
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -28,5 +30,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ...parts.graphql,
     ...parts.rest,
     rateLimit: parts.rateLimit,
+    idempotency: parts.idempotency,
   };
 }

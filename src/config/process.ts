@@ -19,6 +19,11 @@ export const processPart = z
       .default(1),
     SHUTDOWN_TIMEOUT_MS: wholeNumber({ min: 1, unit: 'milliseconds' }).default(10_000),
     SHUTDOWN_DELAY_MS: wholeNumber({ min: 0, unit: 'milliseconds' }).default(0),
+    // OpenTelemetry's own variables; the SDK reads the rest (endpoint, headers, service name) itself.
+    OTEL_SDK_DISABLED: z.string().optional(),
+    OTEL_TRACES_EXPORTER: z.string().optional(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
   })
   .transform((env) => ({
     production: env.NODE_ENV === 'production',
@@ -31,4 +36,21 @@ export const processPart = z
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     /** On SIGTERM, how long to keep serving with /readyz at 503 before draining (see docs/deploy.md). */
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+    /** OpenTelemetry tracing (docs/tracing.md): on when the OTEL_* variables name an OTLP exporter. */
+    tracing: tracingWanted(env),
   }));
+
+function tracingWanted(env: {
+  OTEL_SDK_DISABLED?: string;
+  OTEL_TRACES_EXPORTER?: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+}): boolean {
+  if (env.OTEL_SDK_DISABLED === 'true') return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((name) => name.trim());
+  if (exporters.includes('none')) return false;
+  return (
+    exporters.includes('otlp') ||
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+  );
+}

@@ -10,6 +10,7 @@ import { withConnectionSettings } from './sqlite-connection.ts';
 import { statementNames, withStatementCache } from './statement-cache.ts';
 import { observeStatements } from './statement-observer.ts';
 import { type TableVersions, watchStoreVersion } from './store-version.ts';
+import { postgresTableVersions, type ReadTableVersions, sqliteTableVersions } from './table-versions.ts';
 
 // Both generated clients have the same model API (prisma/postgresql is derived from prisma/schema.prisma);
 // the SQLite client's type is the one the rest of the code is written against.
@@ -27,6 +28,8 @@ export interface Database {
   readonly storeVersion?: () => number;
   /** SQLite's per-table change counters, read with the store version (src/db/store-version.ts). */
   readonly tableVersions?: () => TableVersions | undefined;
+  /** Each table's change counter as committed now, by any process, on either database (table-versions.ts). */
+  readonly readTableVersions: ReadTableVersions;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -62,6 +65,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     return opened(prisma, target, {
       storeVersion: watcher.storeVersion,
       tableVersions: watcher.tableVersions,
+      readTableVersions: sqliteTableVersions(watcher),
       close: () => watcher.close(),
     });
   }
@@ -81,13 +85,15 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     ...(target.schema && { schema: target.schema }),
   });
   const prisma = new PostgresClient({ adapter: observed(adapter) }) as unknown as Db;
-  return opened(prisma, target, { pool });
+  return opened(prisma, target, { pool, readTableVersions: postgresTableVersions(pool, target.schema) });
 }
 
 function opened(
   prisma: Db,
   target: DatabaseTarget,
-  extra: Pick<Database, 'pool' | 'storeVersion' | 'tableVersions'> & { close?: () => void },
+  extra: Pick<Database, 'pool' | 'storeVersion' | 'tableVersions' | 'readTableVersions'> & {
+    close?: () => void;
+  },
 ): Database {
   return {
     prisma,
@@ -95,6 +101,7 @@ function opened(
     pool: extra.pool,
     storeVersion: extra.storeVersion,
     tableVersions: extra.tableVersions,
+    readTableVersions: extra.readTableVersions,
     ping: async () => {
       await prisma.$queryRawUnsafe('SELECT 1');
     },

@@ -18,7 +18,10 @@ export interface HeldTransaction {
    * store's, as a savepoint in turn) only on the innermost client.
    */
   savepoint<T>(work: (prisma: Db) => Promise<T>): Promise<T>;
-  /** Runs `run` once the transaction has committed; never when it rolls back. */
+  /**
+   * Runs `run` once the transaction has committed; never when it rolls back. A `run` that throws does not
+   * make `commit` reject: the transaction has committed, and its holder must answer so.
+   */
   afterCommit(run: () => void): void;
   /** Runs `last` in the transaction and commits; rejects, with everything undone, when either fails. */
   commit(last: (prisma: Db) => Promise<unknown>): Promise<void>;
@@ -92,7 +95,13 @@ function held(prisma: Db, settled: Promise<void>, end: (ending: Ending) => void)
     commit(last) {
       end({ commit: true, last });
       return settled.then(() => {
-        for (const run of committed.splice(0)) run();
+        for (const run of committed.splice(0)) {
+          try {
+            run();
+          } catch {
+            // See afterCommit above: what runs here reports its own failures.
+          }
+        }
       });
     },
     rollback() {

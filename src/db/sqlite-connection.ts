@@ -21,6 +21,10 @@ export function withConnectionSettings(
     client.exec(
       `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}; PRAGMA foreign_keys = ON;`,
     );
+    // The list planner's cursors (graphql/plan/dialects.ts): the base64 of what Pothos encodes, `GPC:I:<id>`.
+    client.function('gateway_cursor', { deterministic: true, safeIntegers: true }, (id: unknown) =>
+      id === null ? null : Buffer.from(`GPC:I:${id}`).toString('base64'),
+    );
     return adapter;
   };
   return factory;

@@ -9,16 +9,34 @@ import {
   type TrustedDocumentsMode,
 } from '../contract/trusted-documents.ts';
 import type { Db } from '../db/client.ts';
-import { findDocumentBody } from './repository.ts';
+import { findDocumentBody, hashDocument } from './repository.ts';
 
 /** A registered document stays cached this long: `documents -- remove` takes effect within it. */
 export const DOCUMENT_CACHE_TTL_MS = 60_000;
 
 export interface TrustedDocumentsOptions {
-  prisma: Db;
+  /** The registered texts (createDocumentFinder). */
+  findDocument: FindDocument;
   /** The mode of callers without one of their own (TRUSTED_DOCUMENTS). */
   mode: TrustedDocumentsMode;
-  cacheEntries?: number;
+  /** Texts `allow` callers sent with Apollo's persisted-query hash, kept by this process (automatic ones). */
+  automaticEntries?: number;
+}
+
+/** A registered document's text by its sha256 hex; null when none is registered. */
+export type FindDocument = (hash: string) => Promise<string | null>;
+
+/** Registered texts from the database, through a small LRU (`documents -- remove` takes effect within its TTL). */
+export function createDocumentFinder(prisma: Db, cacheEntries = 1_000): FindDocument {
+  const cache = new LRUCache<string, string>({ max: cacheEntries, ttl: DOCUMENT_CACHE_TTL_MS });
+  return async (hash) => {
+    const cached = cache.get(hash);
+    if (cached !== undefined) return cached;
+    // Not found is not cached: a document registered a moment later runs at once.
+    const body = await findDocumentBody(prisma, hash);
+    if (body !== null) cache.set(hash, body);
+    return body;
+  };
 }
 
 /** What this layer reads on the context Yoga hands to onParams: the caller, from the rate-limit layer. */
@@ -34,10 +52,19 @@ interface CallerContext {
  * the rate limit has counted the request, so an id costs what a text does, and every later stage (scopes, field
  * limits, mutations refused over GET) sees the stored operation as if its text had been sent.
  */
-export function useTrustedDocuments({ prisma, mode, cacheEntries = 1_000 }: TrustedDocumentsOptions): Plugin {
-  const cache = new LRUCache<string, string>({ max: cacheEntries, ttl: DOCUMENT_CACHE_TTL_MS });
+export function useTrustedDocuments({
+  findDocument,
+  mode,
+  automaticEntries = 1_000,
+}: TrustedDocumentsOptions): Plugin {
+  // Apollo's automatic persisted queries, for `allow` callers only: a text an `allow` caller sent with its hash
+  // runs by that hash from then on, for `allow` callers. It is never a trusted document: a `require` caller
+  // runs only what `documents -- add` registered.
+  const automatic = new LRUCache<string, string>({ max: automaticEntries });
   // The persisted-operations plugin asks whether text is allowed with the request alone.
   const modes = new WeakMap<Request, TrustedDocumentsMode>();
+  // Requests that sent Apollo's `extensions.persistedQuery` rather than `documentId`: they get Apollo's codes.
+  const apolloFormat = new WeakSet<Request>();
   const modeOf = (caller: Caller | undefined): TrustedDocumentsMode =>
     (caller?.kind === 'key' ? caller.trustedDocuments : null) ?? mode;
 
@@ -45,7 +72,12 @@ export function useTrustedDocuments({ prisma, mode, cacheEntries = 1_000 }: Trus
     allowArbitraryOperations: (request) => modes.get(request) !== 'require',
     extractPersistedOperationId: (params, request) => {
       const id = documentIdOf(params, request);
-      if (id === undefined) throw missing();
+      if (id === undefined) {
+        const hash = apolloHashOf(params);
+        if (hash === undefined) throw missing();
+        apolloFormat.add(request);
+        return checkedApolloHash(hash, modes.get(request));
+      }
       if (modes.get(request) === 'off') {
         throw graphqlError(
           'DOCUMENT_NOT_TRUSTED',
@@ -62,21 +94,26 @@ export function useTrustedDocuments({ prisma, mode, cacheEntries = 1_000 }: Trus
       }
       return id.slice(DOCUMENT_ID_PREFIX.length);
     },
-    getPersistedOperation: async (hash) => {
-      const cached = cache.get(hash);
-      if (cached !== undefined) return cached;
-      // Not found is not cached: a document registered a moment later runs at once.
-      const body = await findDocumentBody(prisma, hash);
-      if (body !== null) cache.set(hash, body);
+    getPersistedOperation: async (hash, request) => {
+      const body = await findDocument(hash);
+      if (body === null && apolloFormat.has(request) && modes.get(request) === 'allow') {
+        return automatic.get(hash) ?? null;
+      }
       return body;
     },
     customErrors: {
-      notFound: () =>
-        graphqlError(
-          'DOCUMENT_NOT_FOUND',
-          'No document is registered with this documentId: register it (npm run documents -- add), or send the text',
-          { httpStatus: true },
-        ),
+      notFound: ({ request }) =>
+        apolloFormat.has(request)
+          ? graphqlError(
+              'PERSISTED_QUERY_NOT_FOUND',
+              'No document is known by this sha256Hash: send it again with its query text',
+              { httpStatus: true },
+            )
+          : graphqlError(
+              'DOCUMENT_NOT_FOUND',
+              'No document is registered with this documentId: register it (npm run documents -- add), or send the text',
+              { httpStatus: true },
+            ),
       persistedQueryOnly: () =>
         graphqlError(
           'DOCUMENT_NOT_TRUSTED',
@@ -89,12 +126,64 @@ export function useTrustedDocuments({ prisma, mode, cacheEntries = 1_000 }: Trus
 
   return {
     onParams(payload) {
-      modes.set(payload.request, modeOf((payload.context as CallerContext).caller));
+      const callerMode = modeOf((payload.context as CallerContext).caller);
+      modes.set(payload.request, callerMode);
+      const { query } = payload.params;
+      const hash = apolloHashOf(payload.params);
+      // Apollo's retry after PERSISTED_QUERY_NOT_FOUND: the text with its hash, kept only if the hash is its own.
+      if (typeof query === 'string' && hash !== undefined && callerMode === 'allow') {
+        const hex = checkedApolloHash(hash, callerMode);
+        if (hashDocument(query) !== hex) {
+          throw graphqlError(
+            'VALIDATION_FAILED',
+            'extensions.persistedQuery.sha256Hash is not the sha256 of the query text sent with it',
+            { httpStatus: true },
+          );
+        }
+        automatic.set(hex, query);
+      }
       return persisted.onParams?.(payload);
     },
     onParse: persisted.onParse,
     onValidate: persisted.onValidate,
   };
+}
+
+/** Apollo's `extensions.persistedQuery.sha256Hash` (version 1), from the POST body or a GET's `extensions`. */
+function apolloHashOf(params: GraphQLParams): unknown {
+  const persistedQuery = (params.extensions as { persistedQuery?: unknown } | undefined)?.persistedQuery;
+  if (persistedQuery === null || typeof persistedQuery !== 'object') return undefined;
+  const { version, sha256Hash } = persistedQuery as { version?: unknown; sha256Hash?: unknown };
+  if (version !== 1) {
+    throw graphqlError(
+      'PERSISTED_QUERY_NOT_SUPPORTED',
+      'Only version 1 of extensions.persistedQuery is known',
+      {
+        httpStatus: true,
+      },
+    );
+  }
+  return sha256Hash;
+}
+
+/** The lower-case hex of an Apollo hash, with or without `sha256:`; refused in `off` mode and when malformed. */
+function checkedApolloHash(hash: unknown, callerMode: TrustedDocumentsMode | undefined): string {
+  if (callerMode === 'off') {
+    throw graphqlError(
+      'PERSISTED_QUERY_NOT_SUPPORTED',
+      'Persisted queries are off for this caller: send the query text',
+      { httpStatus: true },
+    );
+  }
+  const hex = typeof hash === 'string' ? hash.replace(/^sha256:/, '') : '';
+  if (!/^[0-9a-f]{64}$/.test(hex)) {
+    throw graphqlError(
+      'VALIDATION_FAILED',
+      'extensions.persistedQuery.sha256Hash: expected 64 lower-case hex digits, the sha256 of the text',
+      { httpStatus: true },
+    );
+  }
+  return hex;
 }
 
 /** The documentId of a request, from the POST body or (GET) the query string; undefined when none was sent. */

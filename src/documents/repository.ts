@@ -59,6 +59,14 @@ export async function removeDocument(prisma: Db, hash: string): Promise<boolean>
   return count === 1;
 }
 
+/** Every registered document with its text, for the schema check. */
+export function listDocumentBodies(prisma: Db): Promise<Pick<TrustedDocument, 'hash' | 'names' | 'body'>[]> {
+  return prisma.trustedDocument.findMany({
+    select: { hash: true, names: true, body: true },
+    orderBy: { createdAt: 'asc' },
+  });
+}
+
 export async function findDocumentBody(prisma: Db, hash: string): Promise<string | null> {
   const row = await prisma.trustedDocument.findUnique({ where: { hash }, select: { body: true } });
   return row?.body ?? null;

@@ -18,9 +18,15 @@ export interface BusLog {
   warn(details: object, message: string): void;
 }
 
-/** This process's listeners, each called with every change that reaches the process. */
+/**
+ * This process's listeners, each called with every change that reaches the process. A listener that throws is
+ * logged and the others still get the change: delivery runs inside a committed write's request, or in the
+ * handler of a message from another process, and neither may fail because of a subscriber.
+ */
 export class Listeners {
   readonly #listeners = new Set<(change: Change) => void>();
+
+  constructor(private readonly log: BusLog) {}
 
   add(listener: (change: Change) => void): () => void {
     this.#listeners.add(listener);
@@ -28,13 +34,19 @@ export class Listeners {
   }
 
   deliver(change: Change): void {
-    for (const listener of this.#listeners) listener(change);
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.log.warn({ err: error }, 'a change listener failed: its subscriber missed the change');
+      }
+    }
   }
 }
 
 /** One process: the changes go straight to its own listeners. */
-export function openMemoryChangeBus(): ChangeBus {
-  const listeners = new Listeners();
+export function openMemoryChangeBus(log: BusLog): ChangeBus {
+  const listeners = new Listeners(log);
   return {
     publish: (changes) => {
       for (const change of changes) listeners.deliver(change);

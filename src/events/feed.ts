@@ -1,6 +1,6 @@
-import { Repeater } from 'graphql-yoga';
 import type { ChangeBus } from './bus.ts';
 import type { Change } from './change.ts';
+import { ChangeStream } from './change-stream.ts';
 import { InOrder } from './in-order.ts';
 
 export interface Watch<T extends Change> {
@@ -11,14 +11,16 @@ export interface Watch<T extends Change> {
    * falls between the two. Rejecting ends the stream with that error.
    */
   baseline(): Promise<ReadonlyMap<string, number>>;
+  /** A change after which the stream has nothing more to carry (its row is gone): the stream ends after it. */
+  isLast?(change: T): boolean;
 }
 
 /**
- * The subscriptions' source: streams of committed changes, each row's in commit order. `end` completes every
- * open stream (the gateway is shutting down) and every stream opened after it.
+ * The subscriptions' source: streams of committed changes, each row's in commit order. `end` ends every open
+ * stream (the gateway is closing), and every stream opened after it.
  */
 export class ChangeFeed {
-  readonly #open = new Set<() => void>();
+  readonly #open = new Set<ChangeStream<Change>>();
   #ended = false;
 
   readonly #gapWaitMs: number;
@@ -32,50 +34,65 @@ export class ChangeFeed {
   }
 
   /**
-   * One row's changes (`row` as `rowOf` names it), from the version it has now. `version` answers undefined for
-   * a row that does not exist (or that the caller may not see): then `missing()` is thrown, before any stream.
+   * One row's changes (`row` as `rowOf` names it), from the version it has now, until its last one (`isLast`).
+   * `version` answers undefined for a row that does not exist (or that the caller may not see): then `missing()`
+   * is thrown, before any stream.
    */
   async watchRow<T extends Change>(watch: {
     row: string;
     version: () => Promise<number | undefined>;
     accepts: (change: Change) => change is T;
+    isLast?: (change: T) => boolean;
     missing: () => Error;
   }): Promise<AsyncIterable<T>> {
     if ((await watch.version()) === undefined) throw watch.missing();
     return this.watch({
       accepts: watch.accepts,
+      isLast: watch.isLast,
       baseline: async () => new Map([[watch.row, (await watch.version()) ?? -1]]),
     });
   }
 
-  watch<T extends Change>({ accepts, baseline }: Watch<T>): AsyncIterable<T> {
-    return new Repeater<T>(async (push, stop) => {
-      if (this.#ended) return stop();
-      this.#open.add(stop);
-      // Changes that arrive while the baseline is read wait for it.
-      const waiting: T[] = [];
-      let inOrder: InOrder | undefined;
-      const unlisten = this.bus.listen((change) => {
-        if (!accepts(change)) return;
-        if (inOrder) inOrder.accept(change);
-        else waiting.push(change);
-      });
-      try {
-        inOrder = new InOrder(await baseline(), (change) => void push(change as T), this.#gapWaitMs);
-        for (const change of waiting) inOrder.accept(change);
-        await stop;
-      } finally {
-        unlisten();
-        inOrder?.close();
-        this.#open.delete(stop);
-      }
+  /** Listens at once (before the response starts), so that the stream carries every change from now on. */
+  watch<T extends Change>({ accepts, baseline, isLast }: Watch<T>): AsyncIterable<T> {
+    let inOrder: InOrder | undefined;
+    let unlisten = () => {};
+    const stream: ChangeStream<T> = new ChangeStream<T>(() => {
+      unlisten();
+      inOrder?.close();
+      this.#open.delete(stream as ChangeStream<Change>);
     });
+    if (this.#ended) {
+      stream.end();
+      return stream;
+    }
+    this.#open.add(stream as ChangeStream<Change>);
+    const pass = (change: Change) => {
+      stream.push(change as T);
+      if (isLast?.(change as T)) stream.end();
+    };
+    // Changes that arrive while the baseline is read wait for it.
+    const waiting: Change[] = [];
+    unlisten = this.bus.listen((change) => {
+      if (!accepts(change)) return;
+      if (inOrder) inOrder.accept(change);
+      else waiting.push(change);
+    });
+    baseline().then(
+      (versions) => {
+        if (stream.closed) return;
+        inOrder = new InOrder(versions, pass, this.#gapWaitMs);
+        for (const change of waiting.splice(0)) inOrder.accept(change);
+      },
+      (error: unknown) => stream.fail(error),
+    );
+    return stream;
   }
 
-  /** Completes every stream, now and from now on. */
+  /** Ends every stream, now and from now on. */
   end(): void {
     this.#ended = true;
-    for (const stop of this.#open) stop();
+    for (const stream of this.#open) stream.end();
   }
 
   get openStreams(): number {

@@ -9,5 +9,5 @@ export function openChangeBus(
   log: BusLog,
 ): Promise<ChangeBus> {
   if (redisUrl) return openRedisChangeBus({ url: redisUrl, keyPrefix: redisKeyPrefix }, log);
-  return Promise.resolve(isGatewayWorker() ? openClusterChangeBus() : openMemoryChangeBus());
+  return Promise.resolve(isGatewayWorker() ? openClusterChangeBus(log) : openMemoryChangeBus(log));
 }

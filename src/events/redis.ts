@@ -27,7 +27,7 @@ export async function openRedisChangeBus(
     commandTimeout: PUBLISH_TIMEOUT_MS,
   });
   const subscriber = new Redis(url, { maxRetriesPerRequest: null });
-  const listeners = new Listeners();
+  const listeners = new Listeners(log);
   // Errors are logged where they matter (a publish that fails); ioredis reconnects by itself.
   publisher.on('error', () => {});
   subscriber.on('error', () => {});
@@ -62,9 +62,13 @@ export async function openRedisChangeBus(
 
   return {
     publish(changes: readonly Change[]) {
-      publisher.publish(channel, JSON.stringify(changes)).catch((error: unknown) => {
+      const lost = (error: unknown) =>
         log.warn({ error: String(error), changes: changes.length }, 'change events not published to Redis');
-      });
+      try {
+        publisher.publish(channel, JSON.stringify(changes)).catch(lost);
+      } catch (error) {
+        lost(error);
+      }
     },
     listen: (listener) => listeners.add(listener),
     close: async () => {

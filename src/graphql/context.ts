@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller, Quota } from '../contract/caller.ts';
+import type { Validator } from '../contract/http-caching.ts';
 import type { Db } from '../db/client.ts';
 import type { HeldTransaction } from '../db/held-transaction.ts';
 import type { Change } from '../events/change.ts';
@@ -31,4 +32,6 @@ export interface ServerContext {
   caller?: Caller;
   quota?: Quota;
   transaction?: HeldTransaction;
+  /** The answer's validator, made before it ran (HTTP caching); undefined: never kept. */
+  validator?: Validator;
 }

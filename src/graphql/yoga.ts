@@ -6,22 +6,28 @@ import { openMemoryChangeBus } from '../events/bus.ts';
 import type { Change } from '../events/change.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import type { Logger } from '../observability/logger.ts';
+import { tracingIsOn } from '../observability/tracing.ts';
 import type { UsageCounts } from '../usage/counts.ts';
 import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
+import type { Dialect } from './plan/dialects.ts';
+import { useListPlans } from './plan/plugin.ts';
 import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
+import { useCompression } from './plugins/compression.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
 import { useHideSuggestions } from './plugins/hide-suggestions.ts';
+import { useHttpCaching } from './plugins/http-caching.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
 import { MAX_VARIABLE_DEPTH, useNestingDepth } from './plugins/nesting-depth.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
 import { type QueryLimits, useQueryLimits } from './plugins/query-limits.ts';
 import { type ResponseCacheOptions, useResponseCache } from './plugins/response-cache.ts';
 import { useScopes } from './plugins/scopes.ts';
-import { useServerSentEvents } from './plugins/server-sent-events.ts';
+import { createEventStreams, type EventStreams } from './plugins/server-sent-events.ts';
 import { useSubscriptionCap } from './plugins/subscription-cap.ts';
+import { useTracing } from './plugins/tracing.ts';
 import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 
@@ -53,6 +59,15 @@ const EXPLORER_HEADERS = `{
   // "X-API-Key": "psk_..."
 }`;
 
+/** GraphiQL's options: the pipeline serves the page (http/explorer-page.ts), Yoga would render the same. */
+export const EXPLORER_OPTIONS = {
+  title: 'Pet Store Gateway',
+  defaultQuery: EXPLORER_QUERY,
+  headers: EXPLORER_HEADERS,
+  defaultHeaders: EXPLORER_HEADERS,
+  defaultEditorToolsVisibility: 'headers' as const,
+};
+
 export interface GraphQLServerOptions {
   prisma: Db;
   /** Where writes publish their committed changes, and where subscriptions read them (default: this process). */
@@ -70,10 +85,14 @@ export interface GraphQLServerOptions {
   idempotency: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter, which answers every path but the GraphQL endpoint. */
   rest: Plugin;
-  /** A comment line on every open subscription stream this often (default 15 s). */
-  heartbeatMs?: number;
+  /** How subscriptions stream (default: a heartbeat every 15 s, a backlog of 1,000 events or 1 MiB). */
+  eventStreams?: EventStreams;
   /** Absent: every operation executes. */
   responseCache?: ResponseCacheOptions;
+  /** Seconds any cache may reuse a public read (HTTP_CACHE_MAX_AGE; default 0, revalidated every time). */
+  publicMaxAgeSeconds?: number;
+  /** How the list planner writes SQL for the store's database; absent: lists are answered by the resolvers. */
+  listPlans?: Dialect;
   /** The API keys' usage counts, for `viewer { usage }`. */
   readUsage?: (keyId: bigint) => Promise<UsageCounts>;
 }
@@ -86,7 +105,12 @@ export function apiStages(options: GraphQLServerOptions) {
   return {
     // Names the request for its log line and metrics; answers nothing.
     'operation names': useOperationNames(),
+    // Spans for parse, validate and execute, only while OpenTelemetry tracing is on.
+    tracing: tracingIsOn() ? useTracing() : {},
+    // Sets the validator the rate limit made on a successful answer, and no-store on every other API answer.
+    'HTTP caching': useHttpCaching({ publicMaxAgeSeconds: options.publicMaxAgeSeconds ?? 0 }),
     // Identifies the caller and counts, before anything reads the body or runs: a refused request costs little.
+    // A GET whose answer the client holds, by its tag, is answered 304 here, uncounted.
     'rate limit': options.rateLimit,
     'CSRF prevention': useCsrfPrevention(),
     'body limit': useBodyLimit(options.limits.maxBodyBytes),
@@ -109,23 +133,27 @@ export function apiStages(options: GraphQLServerOptions) {
     'field limits': useFieldLimits(),
     // Before a subscription starts: past its caller's cap of open subscriptions, it is refused (429).
     'subscription cap': useSubscriptionCap(),
-    // Open subscriptions stream as Server-Sent Events, with the configured heartbeat.
-    'server-sent events': useServerSentEvents({ heartbeatMs: options.heartbeatMs ?? 15_000 }),
+    // Open subscriptions stream as Server-Sent Events, with the configured heartbeat and backlog.
+    'server-sent events': (options.eventStreams ?? defaultEventStreams(options.logger)).plugin,
     // After every refusal that needs the body or the caller, before anything executes: a keyed write replays
     // its first response, or runs in a transaction that commits with the record of its response.
     idempotency: options.idempotency,
     'Int64 JSON': useInt64Json(),
     // After every plugin with a say in execution, so that a cached result passes through their hooks too.
     'response cache': options.responseCache ? useResponseCache(options.responseCache) : {},
+    // After the response cache, which then keeps and answers planned results as any other.
+    'list plans': options.listPlans ? useListPlans(options.listPlans) : {},
     // Last: a REST request has passed every stage above before the adapter answers it, and runs its
     // operation through them all (rest/run-operation.ts).
     'REST adapter': options.rest,
+    // Its onResponse after every other stage's, which set the answer's headers first.
+    compression: useCompression(),
   };
 }
 
 /** The GraphQL server, which serves REST too: schema, context, error masking, and the API's pipeline. */
 export function createGraphQLServer(options: GraphQLServerOptions) {
-  const { publish, feed } = options.changes ?? inProcessChanges();
+  const { publish, feed } = options.changes ?? inProcessChanges(options.logger);
   return createYoga<ServerContext, Context>({
     schema: options.schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -147,13 +175,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     cors: false,
     logging: options.logger,
     landingPage: false,
-    graphiql: {
-      title: 'Pet Store Gateway',
-      defaultQuery: EXPLORER_QUERY,
-      headers: EXPLORER_HEADERS,
-      defaultHeaders: EXPLORER_HEADERS,
-      defaultEditorToolsVisibility: 'headers',
-    },
+    graphiql: EXPLORER_OPTIONS,
     // Loaded on the first visit of the page: GraphiQL's bundle holds about 30 MB of heap, in every process, from
     // start-up.
     renderGraphiQL: async (graphiql) => (await import('./graphiql-page.ts')).renderExplorerPage(graphiql),
@@ -161,7 +183,15 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
   });
 }
 
-function inProcessChanges() {
-  const bus = openMemoryChangeBus();
+function defaultEventStreams(logger: Logger) {
+  return createEventStreams({
+    heartbeatMs: 15_000,
+    backlog: { events: 1_000, bytes: 1024 * 1024 },
+    log: logger,
+  });
+}
+
+function inProcessChanges(logger: Logger) {
+  const bus = openMemoryChangeBus(logger);
   return { publish: bus.publish, feed: new ChangeFeed(bus, { gapWaitMs: 1000 }) };
 }

@@ -1,16 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { printSchema } from 'graphql';
 import type { Config } from '../config/index.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Database } from '../db/client.ts';
-import { useTrustedDocuments } from '../documents/plugin.ts';
+import { createDocumentFinder, useTrustedDocuments } from '../documents/plugin.ts';
 import { DomainsRegistry } from '../domains/registry.ts';
 import { createHostRouter } from '../domains/router.ts';
 import { ChangeFeed } from '../events/feed.ts';
 import { openChangeBus } from '../events/open.ts';
 import type { ServerContext } from '../graphql/context.ts';
+import { buildIdentity, createEntityTags } from '../graphql/entity-tags.ts';
+import { graphqlGetEntityTags } from '../graphql/get-entity-tag.ts';
+import { dialectOf } from '../graphql/plan/dialects.ts';
+import { createEventStreams } from '../graphql/plugins/server-sent-events.ts';
 import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
@@ -20,9 +25,12 @@ import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
 import { nameOperation } from '../observability/request-context.ts';
 import { createRequestObserver } from '../observability/requests.ts';
+import { traceRequest } from '../observability/tracing.ts';
 import { openCounterStore } from '../ratelimit/counters/open.ts';
 import { createRateLimitLayer } from '../ratelimit/plugin.ts';
+import { restEntityTags } from '../rest/entity-tag.ts';
 import { createOperationFinder } from '../rest/match.ts';
+import { createRestMeaning } from '../rest/meaning.ts';
 import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
@@ -31,16 +39,11 @@ import { createUsageCounter } from '../usage/counts.ts';
 import { openUsageStore } from '../usage/open.ts';
 import { createUsageRoutes, type InspectCaller } from '../usage/route.ts';
 import { createCors } from './cors.ts';
+import { createExplorerPage } from './explorer-page.ts';
 import { createFrontDoorRoutes, prefersHtml } from './front-door.ts';
-import {
-  answerRoutes,
-  createOpsRoutes,
-  databaseCheck,
-  type OpsRoute,
-  rateLimitStoreCheck,
-  sendBytes,
-} from './ops.ts';
+import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
+import { createStaticAsset, REVALIDATE } from './static-asset.ts';
 
 /**
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
@@ -85,6 +88,11 @@ export async function createPipeline({
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation, now);
   const schema = buildSchema(petsById);
   const openApiDocument = JSON.stringify(createOpenApiDocument({ schema, petsById }));
+  const openApiAsset = createStaticAsset(openApiDocument, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': REVALIDATE,
+  });
+  const answerExplorer = createExplorerPage();
   let draining = false;
   // The rate-limit layer is made after the ops routes; /usage asks it only once requests arrive.
   let inspect: InspectCaller = () => Promise.reject(new Error('the rate-limit layer is not ready'));
@@ -93,8 +101,7 @@ export async function createPipeline({
     [databaseCheck(db), rateLimitStoreCheck(counters)],
     {
       ...createFrontDoorRoutes(),
-      '/openapi.json': (_req, res) =>
-        sendBytes(res, 200, { 'content-type': 'application/json; charset=utf-8' }, openApiDocument),
+      '/openapi.json': openApiAsset.answer,
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
       ...(config.metricsPort === undefined && metricsRoute),
       ...createReferencePageRoutes(),
@@ -104,6 +111,17 @@ export async function createPipeline({
     () => draining,
   );
 
+  const findDocument = createDocumentFinder(db.prisma);
+  const tagRead = createEntityTags({
+    schema,
+    readTableVersions: db.readTableVersions,
+    // Passing the sunset changes pet(id:)'s answers and GET /pets/{petId}'s.
+    epoch: () => Number(petsById.isSunset()),
+    build: buildIdentity(printSchema(schema), openApiDocument),
+  });
+  const tagRestGet = restEntityTags(ROUTES, tagRead);
+  const tagGraphQLGet = graphqlGetEntityTags(tagRead, findDocument, config.graphqlLimits.maxTokens);
+
   const rateLimit = createRateLimitLayer<ServerContext>({
     config: config.rateLimit,
     counters,
@@ -112,6 +130,8 @@ export async function createPipeline({
       maxEntries: config.rateLimit.keyCacheSize,
     }),
     log: logger,
+    tagRequest: (request, url) =>
+      isGraphQLPath(url.pathname) ? tagGraphQLGet(request, url) : tagRestGet(request, url),
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
   inspect = rateLimit.inspect;
@@ -126,18 +146,35 @@ export async function createPipeline({
     if (operationId) nameOperation(req, 'rest', operationId);
   }
 
+  const eventStreams = createEventStreams({
+    ...config.subscriptions,
+    log: logger,
+    onSlowConsumer: (behind) => {
+      metrics.observeSlowConsumer();
+      logger.warn({ behind }, 'a subscription stream fell behind its backlog limit: ended SLOW_CONSUMER');
+    },
+  });
   const { storeVersion, tableVersions } = db;
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
-    heartbeatMs: config.subscriptions.heartbeatMs,
+    eventStreams,
     schema,
     limits: config.graphqlLimits,
     production: config.production,
     logger,
     rateLimit: rateLimit.plugin,
-    trustedDocuments: useTrustedDocuments({ prisma: db.prisma, mode: config.trustedDocuments }),
-    idempotency: useIdempotency({ db, maxRestBodyBytes: config.restMaxBodyBytes, log: logger, now }),
+    trustedDocuments: useTrustedDocuments({ findDocument, mode: config.trustedDocuments }),
+    publicMaxAgeSeconds: config.publicMaxAgeSeconds,
+    idempotency: useIdempotency({
+      db,
+      maxRestBodyBytes: config.restMaxBodyBytes,
+      log: logger,
+      now,
+      limits: config.idempotency,
+      schema,
+      restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
+    }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
     readUsage: usage.read,
     responseCache:
@@ -151,12 +188,16 @@ export async function createPipeline({
             onLookup: metrics.observeCache,
           }
         : undefined,
+    listPlans: config.listPlans ? dialectOf(db.target) : undefined,
   });
 
   const stopSweeping = sweepPeriodically(db.prisma, { now, log: logger });
 
   /** Never rejects: a failure outside Yoga's own error handling is logged and answered 500 INTERNAL. */
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    traceRequest(req, res, () => serve(req, res));
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     observe(req, res);
     try {
       // A stage that hands the request on says so at once; only an answer may take a promise.
@@ -167,6 +208,8 @@ export async function createPipeline({
       if (cors(req, res)) return;
       const answered = answerOps(req, res);
       if (answered && (await answered)) return;
+      const explorer = answerExplorer(req, res);
+      if (explorer) return await explorer;
       // Yoga answers GET and POST only: a HEAD of /graphql (GraphiQL's page, a query in the URL) runs as its GET.
       // node:http made the response a HEAD's when the request arrived, so it still leaves the body out.
       if (req.method === 'HEAD' && isGraphQLPath(req.url?.split('?')[0] ?? '')) req.method = 'GET';

@@ -29,7 +29,12 @@ export function readIdempotencyKey(headers: Headers): string | undefined {
   );
 }
 
-/** What a repeat must match: the method, the target and the body, as sha256 in hex. */
-export function fingerprint(method: string, target: string, body: Uint8Array | string): string {
-  return createHash('sha256').update(`${method} ${target}\n`).update(body).digest('hex');
+/** What a repeat must match: the sha256, in hex, of `parts` joined by newlines. */
+export function fingerprint(...parts: (Uint8Array | string)[]): string {
+  const hash = createHash('sha256');
+  parts.forEach((part, i) => {
+    if (i > 0) hash.update('\n');
+    hash.update(part);
+  });
+  return hash.digest('hex');
 }

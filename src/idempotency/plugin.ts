@@ -1,18 +1,28 @@
+import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/fetch';
-import { getOperationAST, parse } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, getOperationAST, parse } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
+import type { Config } from '../config/index.ts';
 import { readBody } from '../contract/body-limit.ts';
 import type { Caller } from '../contract/caller.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { errorResponse } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { graphqlError } from '../contract/graphql-error.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import { type HeldTransaction, holdTransaction } from '../db/held-transaction.ts';
 import type { Logger } from '../observability/logger.ts';
 import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
 import { fingerprint, IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER, readIdempotencyKey } from './key.ts';
-import { findRecord, type IdempotencyRecord, lockKey, type RecordId, saveRecord } from './records.ts';
+import { graphqlMeaning } from './meaning.ts';
+import {
+  findRecord,
+  type IdempotencyRecord,
+  keptBodyBytes,
+  lockKey,
+  type RecordId,
+  saveRecord,
+} from './records.ts';
 
 /** How long a key's first response is replayed. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -32,12 +42,27 @@ export interface IdempotencyDeps {
   maxRestBodyBytes: number;
   log: Pick<Logger, 'warn' | 'error'>;
   now?: () => number;
+  /** What a record keeps of an answer: one record's body, and one API key's records' bodies together. */
+  limits: Config['idempotency'];
+  /** The schema, whose variable types a GraphQL request's variables are compared by. */
+  schema: GraphQLSchema;
+  /** A REST write's meaning as canonical text (src/rest/meaning.ts); undefined for one REST would refuse. */
+  restMeaning: (request: Request, url: URL, body: Uint8Array<ArrayBuffer>) => Promise<string | undefined>;
 }
 
 /** What this layer reads on the server context (the caller, from the rate-limit layer) and adds to it. */
 export interface IdempotentContext {
   caller?: Caller;
   transaction?: HeldTransaction;
+}
+
+/**
+ * What a repeat must match: the fingerprint of the request's meaning, which its record keeps, and the one of its
+ * bytes as the records written before meanings were compared keep it (for a day after the upgrade).
+ */
+interface Fingerprints {
+  meaning: string;
+  bytes: string;
 }
 
 /** A keyed write on its way: the record it is to leave, and the transaction it runs in. */
@@ -65,6 +90,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
   maxRestBodyBytes,
   log,
   now = Date.now,
+  limits,
+  schema,
+  restMeaning,
 }: IdempotencyDeps): Plugin<Record<string, never>, TServerContext> {
   // Keys whose first request runs in this process. Other processes are kept out by lockKey.
   const running = new Set<string>();
@@ -77,7 +105,7 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
     serverContext: IdempotentContext & WithRun,
     id: RecordId,
     api: Run['api'],
-    fingerprintOf: () => Promise<string>,
+    fingerprintOf: () => Promise<Fingerprints>,
   ): Promise<Response | undefined> {
     const name = `${id.apiKeyId} ${id.key}`;
     if (running.has(name)) throw inUse();
@@ -98,10 +126,10 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
     }
   }
 
-  async function begin(id: RecordId, api: Run['api'], fingerprint: string): Promise<Response | Run> {
+  async function begin(id: RecordId, api: Run['api'], fingerprints: Fingerprints): Promise<Response | Run> {
     // Read first outside any transaction, so that a replay never waits for (on SQLite) the write lock.
     const earlier = await findRecord(db.prisma, id, new Date(now()));
-    if (earlier) return replay(earlier, fingerprint);
+    if (earlier) return replay(earlier, fingerprints);
     const transaction = await holdTransaction(db.prisma, HOLD);
     try {
       if (!(await lockKey(transaction.prisma, db.target.provider, id))) throw inUse();
@@ -109,9 +137,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       const completed = await findRecord(transaction.prisma, id, new Date(now()));
       if (completed) {
         await transaction.rollback();
-        return replay(completed, fingerprint);
+        return replay(completed, fingerprints);
       }
-      return { id, fingerprint, transaction, api, asksForRetry: false };
+      return { id, fingerprint: fingerprints.meaning, transaction, api, asksForRetry: false };
     } catch (error) {
       await transaction.rollback();
       throw error;
@@ -141,7 +169,10 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
         headers: outcomeHeaders(response.headers),
         body,
       };
-      await transaction.commit((prisma) => saveRecord(prisma, run.id, record, expiry(now())));
+      await transaction.commit(async (prisma) => {
+        const kept = await keptAnswer(prisma, run.id.apiKeyId, body);
+        await saveRecord(prisma, run.id, { ...record, ...kept }, expiry(now()));
+      });
       return answer;
     } catch (error) {
       await transaction.rollback();
@@ -151,6 +182,21 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       );
       return nothingKept(run.api, response.headers);
     }
+  }
+
+  /**
+   * The answer's body as its record keeps it: whole, or its digest alone when it is larger than a record keeps
+   * or than what is left of its API key's budget. The write stands either way, and its key still replays (as
+   * IDEMPOTENCY_ANSWER_NOT_KEPT) rather than run it twice.
+   */
+  async function keptAnswer(prisma: Db, apiKeyId: bigint, body: string | null) {
+    if (body === null) return { body, bodyDigest: null };
+    const bytes = Buffer.byteLength(body);
+    const fits =
+      bytes <= limits.maxRecordBytes &&
+      (await keptBodyBytes(prisma, apiKeyId, new Date(now()))) + bytes <= limits.maxBytesPerKey;
+    if (fits) return { body, bodyDigest: null };
+    return { body: null, bodyDigest: createHash('sha256').update(body).digest('hex') };
   }
 
   function refusal(error: unknown): Response {
@@ -178,7 +224,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
         setRequest(
           new fetchAPI.Request(request.url, { method, headers, body: body.byteLength ? body : null }),
         );
-        return fingerprint(method, url.pathname + url.search, body);
+        const bytes = fingerprint(`${method} ${url.pathname}${url.search}`, body);
+        const meaning = await restMeaning(request, url, body);
+        return { meaning: meaning === undefined ? bytes : fingerprint('REST', meaning), bytes };
       };
       return enter(serverContext, { apiKeyId: caller.keyId, key }, 'rest', readAndFingerprint).then(
         (replayed) => replayed && endResponse(replayed),
@@ -194,10 +242,15 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       if (request.headers.get(IDEMPOTENCY_KEY_HEADER) === null) return;
       setRequestParser(async (parsing) => {
         const parsed = await requestParser(parsing);
-        if (isResponse(parsed) || !mayWrite(parsed)) return parsed;
+        if (isResponse(parsed)) return parsed;
+        const documents = documentsOf(parsed);
+        if (!mayWrite(parsed, documents)) return parsed;
         try {
           const id = { apiKeyId: caller.keyId, key: readIdempotencyKey(parsing.headers) as string };
-          const operations = async () => fingerprint('POST', url.pathname, JSON.stringify(parsed));
+          const operations = async () => ({
+            meaning: fingerprint('GraphQL', graphqlMeaning(schema, parsed, documents)),
+            bytes: fingerprint(`POST ${url.pathname}`, JSON.stringify(parsed)),
+          });
           return (await enter(serverContext, id, 'graphql', operations)) ?? parsed;
         } catch (error) {
           throw asGraphQLError(error);
@@ -226,12 +279,20 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
 /** A server error or a rate limit: the client is to retry, so the answer is not one to replay. */
 const asksForRetry = (status: number) => status === 429 || status >= 500;
 
-function replay(record: IdempotencyRecord, fingerprint: string): Response {
-  if (record.fingerprint !== fingerprint) {
+function replay(record: IdempotencyRecord, { meaning, bytes }: Fingerprints): Response {
+  if (record.fingerprint !== meaning && record.fingerprint !== bytes) {
     throw new ApiError(
       'IDEMPOTENCY_KEY_REUSED',
       `${IDEMPOTENCY_KEY_HEADER} was sent in the last ${RETENTION_MS / 3_600_000} hours with another request (method, path or body): ` +
         'send a new key for a new request',
+    );
+  }
+  if (record.bodyDigest !== null) {
+    throw new ApiError(
+      'IDEMPOTENCY_ANSWER_NOT_KEPT',
+      `The first request with this ${IDEMPOTENCY_KEY_HEADER} ran and answered ${record.status}, but its answer was ` +
+        `larger than an idempotency record keeps (sha256 ${record.bodyDigest}), so it cannot be replayed. ` +
+        'It is not run again: read its outcome instead (e.g. GET what it wrote)',
     );
   }
   return new Response(record.body, {
@@ -277,15 +338,26 @@ function expiry(now: number) {
 
 const isResponse = (value: object): value is Response => 'status' in value && 'headers' in value;
 
+/** The documents of a request's entries, by their text; one that does not parse is left out. */
+function documentsOf(parsed: GraphQLParams | GraphQLParams[]): Map<string, DocumentNode> {
+  const documents = new Map<string, DocumentNode>();
+  for (const { query } of [parsed].flat()) {
+    if (typeof query !== 'string' || documents.has(query)) continue;
+    try {
+      documents.set(query, parse(query, { noLocation: true }));
+    } catch {
+      // Yoga refuses the syntax error before anything runs
+    }
+  }
+  return documents;
+}
+
 /** Whether a GraphQL request may write: it names a mutation, or has a document this layer cannot read. */
-function mayWrite(parsed: GraphQLParams | GraphQLParams[]): boolean {
+function mayWrite(parsed: GraphQLParams | GraphQLParams[], documents: Map<string, DocumentNode>): boolean {
   return [parsed].flat().some(({ query, operationName }) => {
     if (typeof query !== 'string') return true;
-    try {
-      return getOperationAST(parse(query, { noLocation: true }), operationName)?.operation === 'mutation';
-    } catch {
-      return false; // Yoga refuses the syntax error before anything runs
-    }
+    const document = documents.get(query);
+    return document !== undefined && getOperationAST(document, operationName)?.operation === 'mutation';
   });
 }
 

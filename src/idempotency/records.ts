@@ -17,6 +17,8 @@ export interface StoredResponse {
 
 export interface IdempotencyRecord extends StoredResponse {
   fingerprint: string;
+  /** sha256 (hex) of the answer's body when it was not kept (`body` is then null). */
+  bodyDigest: string | null;
 }
 
 /** The record of the key's first response, unless there is none or it has expired. */
@@ -28,6 +30,7 @@ export async function findRecord(prisma: Db, id: RecordId, now: Date): Promise<I
     status: row.status,
     headers: JSON.parse(row.headers) as Record<string, string>,
     body: row.body,
+    bodyDigest: row.bodyDigest,
   };
 }
 
@@ -38,12 +41,22 @@ export async function saveRecord(
   record: IdempotencyRecord,
   times: { createdAt: Date; expiresAt: Date },
 ): Promise<void> {
-  const row = { ...record, headers: JSON.stringify(record.headers), ...times };
+  const bodyBytes = record.body === null ? 0 : Buffer.byteLength(record.body);
+  const row = { ...record, headers: JSON.stringify(record.headers), bodyBytes, ...times };
   await prisma.idempotencyRecord.upsert({
     where: { apiKeyId_key: id },
     create: { ...id, ...row },
     update: row,
   });
+}
+
+/** Bytes of answers kept in the unexpired records of `apiKeyId` at `now`. */
+export async function keptBodyBytes(prisma: Db, apiKeyId: bigint, now: Date): Promise<number> {
+  const { _sum } = await prisma.idempotencyRecord.aggregate({
+    where: { apiKeyId, expiresAt: { gt: now } },
+    _sum: { bodyBytes: true },
+  });
+  return _sum.bodyBytes ?? 0;
 }
 
 /** Deletes the records expired at `now`; returns how many. */

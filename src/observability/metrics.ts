@@ -68,6 +68,11 @@ export function createMetrics(db: Database, { reuseMs = 0, now = Date.now }: Met
     labelNames: ['result'],
     registers,
   });
+  const slowConsumers = new Counter({
+    name: 'petstore_subscription_slow_consumers_total',
+    help: 'Subscription streams ended SLOW_CONSUMER: their client fell behind the backlog limit',
+    registers,
+  });
   registerDatabaseGauges(db, registers);
 
   const operationNames = new Set<string>();
@@ -90,6 +95,11 @@ export function createMetrics(db: Database, { reuseMs = 0, now = Date.now }: Met
     /** Counts one response-cache lookup. */
     observeCache(hit: boolean) {
       responseCache.inc({ result: hit ? 'hit' : 'miss' });
+    },
+
+    /** Counts one subscription stream ended for falling behind. */
+    observeSlowConsumer() {
+      slowConsumers.inc();
     },
 
     /** Answers GET /metrics in the Prometheus text format. */

@@ -2,6 +2,7 @@
 // rate-limit counters (without Redis) and gathers their metrics, forks the workers (which share the listening
 // port), replaces a worker that dies, and on SIGTERM or SIGINT drains them all before it exits.
 import cluster, { type Worker } from 'node:cluster';
+import { realpathSync } from 'node:fs';
 import { gatewayWorkerEnv } from '../cluster/role.ts';
 import type { Config } from '../config/index.ts';
 import { relayChanges } from '../events/cluster.ts';
@@ -30,13 +31,14 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   await db.close();
   if (!config.rateLimit.redisUrl) {
     serveCounterStore(openMemoryCounterStore());
-    relayChanges();
+    relayChanges(logger);
   }
   serveClusterMetrics(config.metricsReuseMs);
 
   const workers = new Set<Worker>();
   const relays = new Set<Promise<void>>();
-  cluster.setupPrimary({ stdio: WORKER_STDIO });
+  // The primary's own build, by its real path: `dist` may point at a newer build by the time a worker is forked.
+  cluster.setupPrimary({ stdio: WORKER_STDIO, exec: realpathSync(process.argv[1] as string) });
   const fork = () => {
     const worker = cluster.fork(gatewayWorkerEnv);
     workers.add(worker);

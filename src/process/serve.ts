@@ -13,6 +13,10 @@ import { listenFailure } from './startup-error.ts';
  * the database.
  */
 export async function serve(config: Config, db: Database, logger: Logger) {
+  // Before the pipeline, whose GraphQL stages include the tracing plugin only while tracing is on.
+  const stopTracing = config.tracing
+    ? (await import('../observability/start-tracing.ts')).startTracing(process.env)
+    : undefined;
   const pipeline = await createPipeline({ config, db, logger });
   const listener = await listen(pipeline.handle, config.host, config.port, config.http).catch(
     (error: unknown) => {
@@ -55,6 +59,7 @@ export async function serve(config: Config, db: Database, logger: Logger) {
       }
       await pipeline.close();
       await db.close();
+      await stopTracing?.();
     },
   };
 }

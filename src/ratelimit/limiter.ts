@@ -48,6 +48,11 @@ export interface RateLimiter {
   giveBack(subject: string, paid: Admitted, points: number): MaybePromise<boolean[]>;
   /** The minute and day windows of `subject` as they stand, counting nothing (a ban shows as no minute left). */
   peek(subject: string, limits: Limits): MaybePromise<Windows>;
+  /**
+   * Counts a refusal made after admission (a per-field limit, a subscription cap) toward the ban, as `admit`
+   * counts its own; answers the KEY_BANNED refusal, over `windows`, when this refusal starts the ban.
+   */
+  countRefusal(subject: string, windows: Windows): MaybePromise<Refused | undefined>;
 }
 
 type Config = Pick<RateLimitConfig, 'minuteSeconds' | 'daySeconds' | 'banAfterRefusals' | 'banSeconds'>;
@@ -96,12 +101,17 @@ export function createRateLimiter(
     // When both windows refuse, the later reset is the one to wait for.
     const refusedBy =
       minuteOver && (!dayOver || minuteState.resetsAt > dayState.resetsAt) ? minuteState : dayState;
-    // Past the threshold of refusals in one minute window, the refusal starts a ban instead.
-    return andThen(store.take(subject, countRefusal), (counted): MaybePromise<Decision> => {
-      if (counted.taken) {
-        const retryAfterSeconds = seconds(refusedBy.resetsAt - at);
-        return { admitted: false, code: 'RATE_LIMITED', refusedBy, retryAfterSeconds, windows };
-      }
+    return andThen(refusalCounted(subject, windows, at), (ban): Decision => {
+      if (ban) return ban;
+      const retryAfterSeconds = seconds(refusedBy.resetsAt - at);
+      return { admitted: false, code: 'RATE_LIMITED', refusedBy, retryAfterSeconds, windows };
+    });
+  }
+
+  /** Past the threshold of refusals in one minute window, a refusal starts a ban: answered as its refusal. */
+  function refusalCounted(subject: string, windows: Windows, at: number): MaybePromise<Refused | undefined> {
+    return andThen(store.take(subject, countRefusal), (counted) => {
+      if (counted.taken) return undefined;
       return andThen(store.take(subject, startBan), (started) =>
         banDecision(started.windows[0] as WindowCount, windows, at),
       );
@@ -141,6 +151,10 @@ export function createRateLimiter(
         { window: minute, id: paidMinute.id, points },
         { window: day, id: paidDay.id, points },
       ]);
+    },
+
+    countRefusal(subject, windows) {
+      return refusalCounted(subject, windows, now());
     },
   };
 }

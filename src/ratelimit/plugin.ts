@@ -6,12 +6,14 @@ import { isGraphQLPath, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
 import { errorResponse, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import { graphqlError } from '../contract/graphql-error.ts';
+import { notModified, type TagRequest, type Validator } from '../contract/http-caching.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
 import { noteCaller } from '../observability/request-context.ts';
+import { annotateRequestSpan, inSpan } from '../observability/tracing.ts';
 import type { CounterStore, Log } from './counters/counter.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import { setRateLimitHeaders } from './headers.ts';
-import { createIdentify } from './identify.ts';
+import { createIdentify, type Identity } from './identify.ts';
 import { isIntrospectionOnlyGet } from './introspection.ts';
 import { createRateLimiter, type Windows } from './limiter.ts';
 import { andThen } from './maybe-promise.ts';
@@ -23,6 +25,8 @@ export interface RateLimitPluginDeps {
   counters: CounterStore;
   findKey: KeyLookup;
   log: Log;
+  /** Tags a GET's answer before it runs (HTTP caching): one that the client already has is answered 304, free. */
+  tagRequest?: TagRequest;
 }
 
 /**
@@ -33,6 +37,8 @@ export interface RateLimitedContext {
   req?: { socket: { remoteAddress?: string | undefined } };
   caller?: Caller;
   quota?: Quota;
+  /** The answer's validator, made before it ran: the HTTP caching stage sends it with a successful answer. */
+  validator?: Validator;
 }
 
 /**
@@ -66,8 +72,11 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
   counters,
   findKey,
   log,
+  tagRequest,
 }: RateLimitPluginDeps) {
   const identify = createIdentify({ config, findKey, log });
+  // A tagged GraphQL GET is identified before Yoga parses it, and counted after.
+  const identified = new WeakMap<Request, Identity>();
   const limitFields = createFieldLimiter(counters, config);
   const holdSubscription = createSubscriptionLeases(counters, config, log);
   const counting: Counting = { limiter: createRateLimiter(counters, config), limitFields, holdSubscription };
@@ -104,8 +113,11 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
     request: Request,
     serverContext: RateLimitedContext,
     introspection = false,
+    points = 1,
   ): MaybePromise<RequestQuota> {
-    return andThen(identify(request, serverContext.req?.socket.remoteAddress), (identity) => {
+    const known = identified.get(request);
+    const identity = known ?? identify(request, serverContext.req?.socket.remoteAddress);
+    return andThen(identity, (identity) => {
       const quota = introspection
         ? new RequestQuota(
             { ...identity, limits: introspectionLimits },
@@ -115,13 +127,18 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
         : new RequestQuota(identity, counting);
       serverContext.caller = identity.caller;
       serverContext.quota = quota;
-      return andThen(quota.pay(1), () => {
-        if (!identity.keyRefused) return quota;
-        throw new ApiError(
-          'INVALID_API_KEY',
-          'X-API-Key names no active key: check the value, or ask for a new key',
-        );
-      });
+      const plan = identity.caller.kind === 'key' ? identity.caller.plan : 'anonymous';
+      annotateRequestSpan({ 'petstore.plan': plan });
+      return andThen(
+        inSpan('rate limit', () => quota.pay(points), { 'petstore.plan': plan }),
+        () => {
+          if (!identity.keyRefused) return quota;
+          throw new ApiError(
+            'INVALID_API_KEY',
+            'X-API-Key names no active key: check the value, or ask for a new key',
+          );
+        },
+      );
     });
   }
 
@@ -162,11 +179,70 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
     return { error, headers: Object.fromEntries(headers) };
   }
 
+  /**
+   * Tags a GET's answer for its caller before anything runs. When the client's If-None-Match names the tag,
+   * the request costs nothing (0 points read the windows, and a banned caller is still refused) and is answered
+   * 304 at once; true then.
+   */
+  function revalidate(
+    request: Request,
+    url: URL,
+    serverContext: RateLimitedContext,
+  ): MaybePromise<boolean> | undefined {
+    const tag = tagRequest?.(request, url);
+    if (!tag) return undefined;
+    const socketAddress = serverContext.req?.socket.remoteAddress;
+    return andThen(
+      counted(() => identify(request, socketAddress)),
+      (identity): MaybePromise<boolean> => {
+        identified.set(request, identity);
+        // An unknown key is refused as always: nothing is answered for it.
+        if (identity.keyRefused) return false;
+        return andThen(
+          counted(() => tag(identity.caller)),
+          (validator) => {
+            serverContext.validator = validator;
+            if (!validator || !notModified(request.headers.get('if-none-match'), validator.tag)) return false;
+            return andThen(
+              counted(() => enter(request, serverContext, false, 0)),
+              () => true,
+            );
+          },
+        );
+      },
+    );
+  }
+
   const plugin: Plugin<Record<string, never>, TServerContext> = {
-    onRequest({ request, serverContext, url, endResponse }) {
-      if (isGraphQLPath(url.pathname)) return;
+    onRequest({ request, serverContext, url, endResponse, fetchAPI }) {
+      const fresh = revalidate(request, url, serverContext);
+      const notModified = (isFresh: boolean) => {
+        if (isFresh) endResponse(new fetchAPI.Response(null, { status: 304 }));
+        return isFresh;
+      };
+      if (isGraphQLPath(url.pathname)) {
+        if (fresh === undefined) return;
+        // Refused or failed here, a GraphQL GET goes on untagged: counting it answers the refusal as GraphQL's.
+        return andThen(
+          fresh,
+          (isFresh) => {
+            notModified(isFresh);
+          },
+          () => {
+            serverContext.validator = undefined;
+            identified.delete(request);
+          },
+        );
+      }
       return andThen(
-        counted(() => enter(request, serverContext)),
+        andThen(fresh ?? false, (isFresh) =>
+          notModified(isFresh)
+            ? undefined
+            : andThen(
+                counted(() => enter(request, serverContext)),
+                noop,
+              ),
+        ),
         noop,
         (error) => endResponse(refusal(error)),
       );

@@ -100,7 +100,7 @@ export class RequestQuota implements Quota {
       if (!refusal) return undefined;
       this.refusedOperations += 1;
       this.retryAfterSeconds = refusal.retryAfterSeconds;
-      return andThen(this.#giveBack(1), () => new ApiError('RATE_LIMITED', refusal.message));
+      return this.#refuse(new ApiError('RATE_LIMITED', refusal.message));
     });
   }
 
@@ -115,7 +115,24 @@ export class RequestQuota implements Quota {
         'TOO_MANY_SUBSCRIPTIONS',
         `${who} may keep ${cap} subscription(s) open at once: close one first`,
       );
-      return andThen(this.#giveBack(1), () => refusal);
+      return this.#refuse(refusal);
+    });
+  }
+
+  /**
+   * An operation refused after its admission gives its point back, and its refusal still counts toward the
+   * ban (or it would be a free retry for ever): the refusal that starts the ban answers KEY_BANNED.
+   */
+  #refuse(refusal: ApiError): MaybePromise<ApiError> {
+    return andThen(this.#giveBack(1), () => {
+      const windows = this.decision?.windows;
+      if (!windows) return refusal;
+      return andThen(this.counting.limiter.countRefusal(this.identity.subject, windows), (ban) => {
+        if (!ban) return refusal;
+        this.decision = ban;
+        this.retryAfterSeconds = ban.retryAfterSeconds;
+        return new ApiError(ban.code, refusalMessage(ban, this.identity.caller, this.budget));
+      });
     });
   }
 

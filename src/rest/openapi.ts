@@ -16,7 +16,7 @@ const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same 
 - **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and \`X-RateLimit-Budget: plan\`; over the limit, 429 with \`Retry-After\`.
 - **Browsers**: pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`); credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
 - **Unavailable**: when the database or the rate-limit store is unreachable or does not answer in time (\`DATABASE_STATEMENT_TIMEOUT_MS\`, a few seconds), and for a request still running when the gateway stops, 503 \`UNAVAILABLE\` with \`Retry-After\`: retry, possibly on another instance.
-- **Idempotent writes**: send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.`;
+- **Idempotent writes**: send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body (compared by meaning: JSON keys in any order, an id as number or text) within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.`;
 
 const PATH_PARAMETERS: Record<string, string> = {
   petId: 'Identifier of the pet.',
@@ -78,6 +78,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   QUERY_TOO_COMPLEX: 'The query is too complex',
   DOCUMENT_NOT_TRUSTED: 'This API key runs registered documents only: send {"documentId": "sha256:<hash>"}',
   DOCUMENT_NOT_FOUND: 'No registered document has the id sha256:<hash>',
+  PERSISTED_QUERY_NOT_FOUND: 'No document is known by this sha256Hash: send it again with its query text',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are off for this caller: send the query text',
   FORBIDDEN: 'This API key lacks the scope catalog, which this write needs',
   NOT_ACCEPTABLE: 'Accept names no type this endpoint answers with (application/json)',
   URI_TOO_LONG: 'The request target is longer than 8192 bytes: send long GraphQL documents with POST',
@@ -89,6 +91,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   CONFLICT: 'Category 3 still has pets: move or delete them first',
   OUT_OF_STOCK: 'Pet 42 has 1 in stock; 2 were ordered',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running: retry once it has finished',
+  IDEMPOTENCY_ANSWER_NOT_KEPT:
+    'The request with this Idempotency-Key ran (201) but its answer was too large to keep: read the outcome instead',
   ENDPOINT_SUNSET:
     'GET /pets/{petId} was retired on Thu, 01 Jul 2027 00:00:00 GMT; use GET /pets?ids={petId}',
   PAYLOAD_TOO_LARGE: 'The body is larger than 65536 bytes',
@@ -101,6 +105,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   KEY_BANNED: 'Banned for 600 s after repeated requests over the limit',
   INTERNAL: 'Unexpected error.',
   UNAVAILABLE: 'The database is unavailable right now; retry shortly',
+  SLOW_CONSUMER: 'This stream fell 1001 event(s) (98304 bytes) behind, past its limit: subscribe again',
 };
 
 /**

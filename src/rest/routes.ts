@@ -398,6 +398,12 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
       when: 'the first request with this Idempotency-Key is still running: retry once it has finished',
     },
     isWrite(route) && {
+      code: 'IDEMPOTENCY_ANSWER_NOT_KEPT',
+      when:
+        'the request with this Idempotency-Key ran, but its answer was past what a record keeps ' +
+        '(docs/idempotency.md): it is not run again; read its outcome instead',
+    },
+    isWrite(route) && {
       code: 'IDEMPOTENCY_KEY_REUSED',
       when: 'this Idempotency-Key came with another request (method, path or body) in the last 24 hours',
     },

@@ -15,13 +15,21 @@ export interface Writer {
 
 /**
  * The one way a write reports its changes, called once its own transaction has returned: published now, or,
- * inside a held transaction, when that commits (never when it rolls back).
+ * inside a held transaction, when that commits (never when it rolls back). The write has committed by then, so
+ * nothing here may make its request fail: the buses never throw (they log what they lose), and this makes sure.
  */
 export function afterCommit(writer: Writer, changes: readonly Change[]): void {
   const { publish, transaction } = writer;
   if (!publish || changes.length === 0) return;
-  if (transaction) transaction.afterCommit(() => publish(changes));
-  else publish(changes);
+  const publishCommitted = () => {
+    try {
+      publish(changes);
+    } catch {
+      // Unreachable with the buses of events/: each catches and logs its own failures.
+    }
+  };
+  if (transaction) transaction.afterCommit(publishCommitted);
+  else publishCommitted();
 }
 
 /**

@@ -52,6 +52,29 @@ it('answers a pet by id with its category name, and a page of 100 with theirs', 
   expect(new Set(pets.map((pet) => pet.category.name)).size).toBe(1);
 });
 
+it('answers the nested row: 10 categories after the cursor, each with its first 20 pets and their stock', async () => {
+  const nested = scenario('10 categories');
+  const request = nested.baseline.next();
+  const after = Number(new URL(request.path, 'http://x').searchParams.get('after'));
+  const categories = JSON.parse((await send(request)).text) as {
+    id: number;
+    pets: { id: number; inventory: { quantity: number; status: string } }[];
+  }[];
+  expect(categories.map((c) => c.id)).toEqual(
+    catalogue.categoryIds
+      .filter((id) => id > after)
+      .slice(0, 10)
+      .map(Number),
+  );
+  for (const category of categories) {
+    expect(category.pets).toHaveLength(20);
+    expect(category.pets[0]?.inventory).toMatchObject({ quantity: expect.any(Number), status: 'available' });
+  }
+  // The gateway's side asks the same: its cursor names the same category.
+  const body = JSON.parse(nested.gateway.next().body ?? '{}');
+  expect(body.query).toContain('categories(first: 10, after: $after)');
+});
+
 /** Draws from the workload until it asks for `method`, sends it, and hands the response back to it. */
 async function drawAndSend(workload: Workload, method: Request['method'], path: RegExp) {
   for (let draws = 0; draws < 10_000; draws++) {

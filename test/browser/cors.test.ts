@@ -165,3 +165,42 @@ describe('a page on an origin that is not allowed', () => {
     expect(outside).toEqual([]);
   });
 });
+
+describe('EventSource across origins', () => {
+  /** Opens an EventSource on the page; answers whether it opened, and the `next` events it has received. */
+  async function listen(page: Page, url: string): Promise<boolean> {
+    return page.evaluate(
+      (url) =>
+        new Promise<boolean>((opened) => {
+          const seen: unknown[] = [];
+          (window as unknown as { seen: unknown[] }).seen = seen;
+          const source = new EventSource(url);
+          source.onopen = () => opened(true);
+          source.onerror = () => {
+            source.close();
+            opened(false);
+          };
+          source.addEventListener('next', (event) => seen.push(JSON.parse((event as MessageEvent).data)));
+        }),
+      url,
+    );
+  }
+
+  it('streams a committed change to a page on an allowed origin, and nothing to another', async () => {
+    const pet = await app.createPet({ name: 'Streamed' });
+    const query = `subscription { inventoryChanged(petId: ${pet.id}) { quantity } }`;
+    const url = `${app.url}/graphql?query=${encodeURIComponent(query)}`;
+    const allowed = await openPage(allowedPage.origin);
+    const other = await openPage(otherPage.origin);
+    expect(await listen(allowed.page, url)).toBe(true);
+    expect(await listen(other.page, url)).toBe(false);
+
+    await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 9 }) { quantity } }`);
+    await allowed.page.waitForFunction(() => (window as unknown as { seen: unknown[] }).seen.length > 0);
+    expect(await allowed.page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([
+      { data: { inventoryChanged: { quantity: 9 } } },
+    ]);
+    expect(await other.page.evaluate(() => (window as unknown as { seen: unknown[] }).seen)).toEqual([]);
+    expect([...allowed.outside, ...other.outside]).toEqual([]);
+  });
+});

@@ -29,6 +29,7 @@ describe('configuration', () => {
         maxTokens: 2_000,
       },
     });
+    expect(loadConfig({}).idempotency).toEqual({ maxRecordBytes: 65_536, maxBytesPerKey: 33_554_432 });
     expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
     expect(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
     expect(loadConfig({}).logFormat).toBeUndefined();
@@ -86,6 +87,18 @@ describe('configuration', () => {
     [
       { HTTP_HEADERS_TIMEOUT_MS: '40000' },
       'HTTP_HEADERS_TIMEOUT_MS="40000": must not be more than HTTP_REQUEST_TIMEOUT_MS',
+    ],
+    [
+      { IDEMPOTENCY_MAX_RECORD_BYTES: '64KB' },
+      'IDEMPOTENCY_MAX_RECORD_BYTES="64KB": must be a whole number of bytes from 0 to 16777216',
+    ],
+    [
+      { IDEMPOTENCY_MAX_RECORD_BYTES: '20000000' },
+      'IDEMPOTENCY_MAX_RECORD_BYTES="20000000": must be a whole number of bytes from 0 to 16777216',
+    ],
+    [
+      { IDEMPOTENCY_MAX_BYTES_PER_KEY: '1000' },
+      'IDEMPOTENCY_MAX_BYTES_PER_KEY="1000": must not be less than IDEMPOTENCY_MAX_RECORD_BYTES',
     ],
     [
       { LOG_LEVEL: 'verbose' },

@@ -128,6 +128,7 @@ describe("the API's stages (Yoga's plugins)", () => {
     });
     expect(Object.keys(stages)).toEqual([
       'operation names',
+      'HTTP caching',
       'rate limit',
       'CSRF prevention',
       'body limit',
@@ -145,6 +146,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'Int64 JSON',
       'response cache',
       'REST adapter',
+      'compression',
     ]);
   });
 });

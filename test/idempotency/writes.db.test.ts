@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../src/idempotency/key.ts';
 import { RETENTION_MS } from '../../src/idempotency/plugin.ts';
 import { sweepExpiredRecords } from '../../src/idempotency/records.ts';
 import { createRestClient, expectErrorObject, type RestClient } from '../rest/client.ts';
@@ -113,8 +114,8 @@ describe('a REST write sent with an Idempotency-Key', () => {
       'send a new key for a new request';
     const others = [
       await rest.post('/store/orders', { petId: pet.id, quantity: 2 }, keyed(key)),
-      // The same value in other bytes is another body: the key is for retrying the very same request.
-      await rest.post('/store/orders', `{"petId": ${pet.id}, "quantity": 1}`, keyed(key)),
+      await rest.post('/store/orders', `{"quantity": 2, "petId": "${pet.id}"}`, keyed(key)),
+      await rest.post('/store/orders', { petId: pet.id + 1, quantity: 1 }, keyed(key)),
       await rest.post('/pets', { name: 'Other', categoryId: pet.categoryId }, keyed(key)),
       await rest.put(`/store/inventory/${pet.id}`, { quantity: 1 }, keyed(key)),
     ];
@@ -123,6 +124,38 @@ describe('a REST write sent with an Idempotency-Key', () => {
     expect(await ordersOf(pet.id)).toBe(1);
     expect(await stockOf(pet.id)).toBe(4);
     expect(await app.prisma.pet.count({ where: { name: 'Other' } })).toBe(0);
+  });
+
+  it('replays a repeat that means the same: keys in another order, other spacing, an id as text', async () => {
+    const pet = await stocked(5);
+    const key = randomUUID();
+    const first = await rest.post('/store/orders', { petId: pet.id, quantity: 1 }, keyed(key));
+    expect(first.status).toBe(201);
+    for (const body of [
+      `{"quantity":1,"petId":${pet.id}}`,
+      `{ "petId" : "${pet.id}",\n  "quantity": 1 }`,
+      `{"quantity": 1.0, "petId": ${pet.id}}`,
+    ]) {
+      const repeat = await rest.post('/store/orders', body, keyed(key));
+      expect([repeat.status, repeat.text]).toEqual([201, first.text]);
+      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect(await ordersOf(pet.id)).toBe(1);
+    expect(await stockOf(pet.id)).toBe(4);
+  });
+
+  it('replays a record written before meanings were compared, whose fingerprint is of the bytes', async () => {
+    const pet = await stocked(5);
+    const key = randomUUID();
+    const body = `{"petId": ${pet.id}, "quantity": 1}`;
+    const first = await rest.post('/store/orders', body, keyed(key));
+    // As the version before kept it: the method, the target and the body's bytes.
+    const bytes = fingerprint('POST /store/orders', body);
+    await app.prisma.idempotencyRecord.updateMany({ where: { key }, data: { fingerprint: bytes } });
+    const repeat = await rest.post('/store/orders', body, keyed(key));
+    expect([repeat.status, repeat.text]).toEqual([201, first.text]);
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expect(await ordersOf(pet.id)).toBe(1);
   });
 
   it('keeps the keys of different API keys apart', async () => {
@@ -258,6 +291,39 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
     expect(repeat.headers.get('x-ratelimit-remaining')).not.toBeNull();
     expect(await ordersOf(pet.id)).toBe(1);
     expect(await stockOf(pet.id)).toBe(3);
+  });
+
+  it('replays a repeat that means the same: variables in another order or as text, the query respaced', async () => {
+    const pet = await stocked(5);
+    const key = randomUUID();
+    const first = await graphqlRequest(
+      { query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } },
+      { 'Idempotency-Key': key },
+    );
+    expect(JSON.parse(first.text).data.placeOrder.quantity).toBe(1);
+    const respaced = PLACE_ORDER.replace(/\s+/g, '  ').replace('{ id quantity }', '{\n  id,\n  quantity\n}');
+    for (const body of [
+      { variables: { n: 1, petId: pet.id }, query: PLACE_ORDER },
+      { query: PLACE_ORDER, variables: { n: 1, petId: String(pet.id) } },
+      { query: respaced, variables: { petId: pet.id, n: 1 }, operationName: null },
+    ]) {
+      const repeat = await graphqlRequest(body, { 'Idempotency-Key': key });
+      expect([repeat.status, repeat.text]).toEqual([200, first.text]);
+      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    }
+    // What runs differently is another request.
+    for (const body of [
+      { query: PLACE_ORDER, variables: { petId: pet.id, n: 2 } },
+      { query: PLACE_ORDER, variables: { petId: pet.id } },
+      { query: PLACE_ORDER.replace('id quantity', 'quantity id'), variables: { petId: pet.id, n: 1 } },
+      [{ query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } }],
+    ]) {
+      const other = await graphqlRequest(body, { 'Idempotency-Key': key });
+      expect(other.status).toBe(422);
+      expect(JSON.parse(other.text).errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    }
+    expect(await ordersOf(pet.id)).toBe(1);
+    expect(await stockOf(pet.id)).toBe(4);
   });
 
   it('replays a batch whole, and refuses the key with another batch (422)', async () => {

@@ -13,13 +13,15 @@ import { freshSubject, silentLog, TestClock } from './stores.ts';
 const config = { ...loadRateLimitConfig({}), fieldLimits: { placeOrder: 1 } };
 
 /** The quotas of successive requests of one caller, on in-process counters and a test clock. */
-function caller(limits: Limits) {
+function caller(limits: Limits, { banAfterRefusals = config.banAfterRefusals, subscriptions = 0 } = {}) {
   const clock = new TestClock();
   const store = openMemoryCounterStore({ now: clock.now });
+  let open = 0;
   const counting = {
-    limiter: createRateLimiter(store, config, { now: clock.now }),
+    limiter: createRateLimiter(store, { ...config, banAfterRefusals }, { now: clock.now }),
     limitFields: createFieldLimiter(store, config),
-    holdSubscription: () => undefined,
+    // The first `subscriptions` are held, the rest refused at the cap.
+    holdSubscription: () => (open++ < subscriptions ? { release() {} } : undefined),
   };
   const identity = {
     caller: { kind: 'anonymous', ip: '192.0.2.1' } as const,
@@ -79,6 +81,37 @@ describe("a request's quota", () => {
     for (let i = 0; i < 3; i++) outcomes.push(await pay(next, 1));
     expect(outcomes).toEqual(['ok', 'ok', 'RATE_LIMITED']);
   });
+
+  it.each([
+    {
+      refusal: 'a per-field limit',
+      code: 'RATE_LIMITED',
+      refuse: (quota: RequestQuota) => quota.limitFields(new Map([['placeOrder', 1]])),
+    },
+    {
+      refusal: 'the subscription cap',
+      code: 'TOO_MANY_SUBSCRIPTIONS',
+      refuse: (quota: RequestQuota) => quota.holdSubscription(),
+    },
+  ])(
+    'counts each refusal by $refusal toward the ban, though it gives its point back',
+    async ({ code, refuse }) => {
+      const { request } = caller({ perMinute: 100, perDay: 1000 }, { banAfterRefusals: 3, subscriptions: 1 });
+      const codes = [];
+      for (let i = 0; i < 5; i++) {
+        const quota = request();
+        expect(await pay(quota, 1)).toBe('ok');
+        const refused = await refuse(quota);
+        codes.push(refused instanceof ApiError ? refused.code : 'ok');
+        if (codes.at(-1) === 'KEY_BANNED') {
+          expect(quota.retryAfterSeconds).toBe(config.banSeconds);
+          expect(quota.remaining).toBe(0);
+        }
+      }
+      expect(codes).toEqual(['ok', code, code, code, 'KEY_BANNED']);
+      expect(await pay(request(), 1)).toBe('KEY_BANNED');
+    },
+  );
 
   it('shows the tightest window, with remaining never above the limit', async () => {
     const { request } = caller({ perMinute: 10, perDay: 3 });

@@ -13,7 +13,7 @@ const change = (petId: number, version: number): InventoryChange =>
   inventoryChange({ petId: BigInt(petId), quantity: version, openOrders: 0, version });
 
 function open(baseline: Record<string, number> = { 'inventory:1': 0 }, gapWaitMs = 1000) {
-  const bus = openMemoryChangeBus();
+  const bus = openMemoryChangeBus({ info: () => {}, warn: () => {} });
   const feed = new ChangeFeed(bus, { gapWaitMs });
   const stream = feed.watch({
     accepts: (c): c is InventoryChange => c.kind === 'inventory',

@@ -84,6 +84,14 @@ export async function subscribe(
   };
 }
 
+/** The events of a whole `text/event-stream` body. */
+export function parseEvents(text: string): StreamEvent[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map(parseEvent);
+}
+
 function parseEvent(block: string): StreamEvent {
   if (block.startsWith(':')) return { event: 'comment', data: block.slice(1).trim() };
   let event = 'message';

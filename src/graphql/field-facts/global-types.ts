@@ -1,6 +1,13 @@
-import type { FieldNullability, InputFieldMap, SchemaTypes, TypeParam } from '@pothos/core';
+import type {
+  FieldNullability,
+  InputFieldMap,
+  InputShapeFromFields,
+  SchemaTypes,
+  TypeParam,
+} from '@pothos/core';
+import type { CacheScope } from '../../contract/http-caching.ts';
 import type { PetsByIdDeprecation } from '../../contract/pets-by-id.ts';
-import type { DemandedScope, DeprecationName } from './facts.ts';
+import type { DemandedScope, DeprecationName, Derived, ListPlan } from './facts.ts';
 import type { FieldFactsPlugin } from './index.ts';
 
 // The gateway's field options, typed where they are written (as @pothos/plugin-example declares its own).
@@ -28,6 +35,15 @@ declare global {
       callerDependent?: boolean;
       /** Tables (Prisma models) it reads that its type does not show. */
       readsTables?: readonly (keyof Types['PrismaTypes'] & string)[];
+      /**
+       * Who may keep an answer that selects it (Cache-Control; the most restrictive field wins): `public` by
+       * default, `private` when `callerDependent`, `no-store` for a value that changes with every request.
+       */
+      cache?: CacheScope;
+      /** A connection's paging column and the rows it lists, shared by its resolver and the list planner. */
+      listPlan?: ListPlan<InputShapeFromFields<Args>>;
+      /** A value computed from its row's columns, as the list planner computes it in SQL. */
+      derived?: Derived;
     }
 
     export interface QueryFieldOptions<

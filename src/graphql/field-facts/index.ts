@@ -3,7 +3,7 @@ import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTyp
 import type { GraphQLFieldResolver } from 'graphql';
 import type { Context } from '../context.ts';
 import { inSavepoint } from '../savepoints.ts';
-import { FACTS_EXTENSION, type FactOptions, factsFrom } from './facts.ts';
+import { FACTS_EXTENSION, type FactOptions, factsFrom, type PothosFieldExtensions } from './facts.ts';
 
 const pluginName = 'fieldFacts';
 export default pluginName;
@@ -15,7 +15,10 @@ export default pluginName;
  */
 export class FieldFactsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>) {
-    const facts = factsFrom(fieldConfig.pothosOptions as FactOptions);
+    const facts = factsFrom(
+      fieldConfig.pothosOptions as FactOptions,
+      fieldConfig.extensions as PothosFieldExtensions | undefined,
+    );
     return {
       ...fieldConfig,
       ...(facts.deprecation && { deprecationReason: this.options.deprecations[facts.deprecation].reason }),

@@ -1,20 +1,8 @@
-import {
-  BREAK,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLNamedType,
-  type GraphQLSchema,
-  getNamedType,
-  getOperationAST,
-  isObjectType,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo,
-} from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { cachePolicyOf, type Dependencies } from '../cache-policy.ts';
 import type { Context } from '../context.ts';
-import { factsOf } from '../field-facts/facts.ts';
 
 export interface ResponseCacheOptions {
   /**
@@ -35,9 +23,6 @@ export interface ResponseCacheOptions {
   /** Told of each lookup (metrics). */
   onLookup?: (hit: boolean) => void;
 }
-
-/** What a document's results were read from: some tables (by Prisma model name), or, when unknown, all. */
-type Dependencies = readonly string[] | 'all';
 
 interface Entry {
   /** `changes` when the result was read, for a result that depends on all tables. */
@@ -155,53 +140,10 @@ const variablesKey = (variables: unknown) =>
   JSON.stringify(variables ?? {}, (_name, value) => (typeof value === 'bigint' ? String(value) : value));
 
 /**
- * The tables a document's results are read from, by the schema's field facts; null when it selects a field
- * that depends on the caller (`callerDependent`: the caller's quota, key, key list and own orders), whose
- * results are never kept. A Prisma object type reads its model's table, a connection or edge its node's; a
- * field names the tables its type does not show (`readsTables`, by Prisma model name). A root field whose type
- * shows no table and that names none makes its results depend on every table.
+ * The tables a document's results are read from (cache-policy.ts); null when it selects a field whose answers
+ * are not public (the caller's quota, key, key list and own orders), whose results are never kept.
  */
 export function dependenciesOf(document: DocumentNode, schema: GraphQLSchema): Dependencies | null {
-  const typeInfo = new TypeInfo(schema);
-  const tables = new Set<string>();
-  let all = false;
-  let callerState = false;
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field(node) {
-        const field = typeInfo.getFieldDef();
-        // Introspection (__typename, __schema) reads no table.
-        if (node.name.value.startsWith('__')) return;
-        const facts = field && factsOf(field);
-        if (!facts || facts.callerDependent) {
-          callerState = true;
-          return BREAK;
-        }
-        for (const table of facts.readsTables) tables.add(table);
-        const model = modelOf(getNamedType(field.type));
-        if (model) tables.add(model);
-        // Below the root, a field without a table of its own is read from its parent object, whose field counted it.
-        const parent = typeInfo.getParentType();
-        if (facts.readsTables.length === 0 && !model && parent && isRootType(parent, schema)) all = true;
-      },
-    }),
-  );
-  if (callerState) return null;
-  return all ? 'all' : [...tables].sort();
+  const { scope, tables } = cachePolicyOf(document, schema);
+  return scope === 'public' ? tables : null;
 }
-
-/** The Prisma model behind a type: a Pothos prismaObject's own; a connection's or an edge's, its node's. */
-function modelOf(type: GraphQLNamedType): string | undefined {
-  if (!isObjectType(type)) return undefined;
-  const model = type.extensions?.pothosPrismaModel;
-  if (typeof model === 'string') return model;
-  const { edges, node } = type.getFields();
-  const inner = node ?? edges;
-  return inner ? modelOf(getNamedType(inner.type)) : undefined;
-}
-
-const isRootType = (type: GraphQLNamedType, schema: GraphQLSchema) =>
-  type === schema.getQueryType() ||
-  type === schema.getMutationType() ||
-  type === schema.getSubscriptionType();

@@ -1,7 +1,9 @@
 import { found } from '../../contract/errors.ts';
 import { findUniqueTogether } from '../../db/read-together.ts';
+import type { Prisma } from '../../generated/sqlite/client.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../store/categories.ts';
 import { builder } from '../builder.ts';
+import { listWhere } from '../list-where.ts';
 import { paging } from '../paging.ts';
 import { idArg } from './args.ts';
 import { PetConnection } from './pet.ts';
@@ -14,7 +16,7 @@ export const CategoryType = builder.prismaObject('Category', {
     description: t.exposeString('description', { nullable: true, description: 'Short description.' }),
     pets: t.relatedConnection(
       'pets',
-      { cursor: 'id', ...paging, query: { orderBy: { id: 'asc' } } },
+      { cursor: 'id', ...paging, query: { orderBy: { id: 'asc' } }, listPlan: { cursor: 'id' } },
       PetConnection,
     ),
   }),
@@ -53,8 +55,13 @@ builder.queryFields((t) => ({
       cursor: 'id',
       ...paging,
       description: 'Categories in id order.',
-      resolve: (query, _root, _args, { prisma }) =>
-        prisma.category.findMany({ ...query, orderBy: { id: 'asc' } }),
+      listPlan: { cursor: 'id', where: () => ({}) },
+      resolve: (query, _root, args, { prisma, caller }, info) =>
+        prisma.category.findMany({
+          ...query,
+          orderBy: { id: 'asc' },
+          where: listWhere<Prisma.CategoryWhereInput>(info, args, caller),
+        }),
     },
     CategoryConnection,
   ),

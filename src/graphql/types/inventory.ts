@@ -1,8 +1,11 @@
 import { found } from '../../contract/errors.ts';
 import { describe } from '../../contract/stability.ts';
 import { findUniqueTogether } from '../../db/read-together.ts';
+import type { Prisma } from '../../generated/sqlite/client.ts';
+import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { inventoryStatus, inventoryStatusWhere, setStock } from '../../store/inventory.ts';
 import { builder } from '../builder.ts';
+import { listWhere } from '../list-where.ts';
 import { paging } from '../paging.ts';
 import { petIdArg } from './args.ts';
 import { PetStatusEnum } from './pet.ts';
@@ -17,6 +20,11 @@ export const InventoryItemType = builder.prismaObject('InventoryItem', {
       description: 'available while in stock; at 0, pending while open orders exist, else sold.',
       select: { quantity: true, openOrders: true },
       resolve: inventoryStatus,
+      // The same rule as the status filter's, for the list planner.
+      derived: {
+        values: Object.values(PetStatus),
+        where: (status) => inventoryStatusWhere(status as PetStatus),
+      },
     }),
     pet: t.relation('pet'),
   }),
@@ -40,11 +48,15 @@ builder.queryFields((t) => ({
       ...paging,
       description: describe('inventory', 'Inventory entries in pet id order, optionally filtered by status.'),
       args: { status: t.arg({ type: PetStatusEnum }) },
-      resolve: (query, _root, { status }, { prisma }) =>
+      listPlan: {
+        cursor: 'petId',
+        where: ({ status }) => (status ? inventoryStatusWhere(status) : {}),
+      },
+      resolve: (query, _root, args, { prisma, caller }, info) =>
         prisma.inventoryItem.findMany({
           ...query,
           orderBy: { petId: 'asc' },
-          where: status ? inventoryStatusWhere(status) : {},
+          where: listWhere<Prisma.InventoryItemWhereInput>(info, args, caller),
         }),
     },
     InventoryConnection,

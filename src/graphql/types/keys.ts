@@ -58,6 +58,8 @@ builder.queryField('viewer', (t) =>
     description: 'Who you are to the gateway: your key, plan and scopes. `rateLimit` gives your quota.',
     // Each caller's own: the response cache never keeps a result that selects it.
     callerDependent: true,
+    // Changes with every request (the quota) or with configuration: never kept, never revalidated.
+    cache: 'no-store',
     resolve: (_root, _args, { caller, quota }): ViewerShape => {
       const { maxSubscriptions } = quota;
       return caller.kind === 'key'

@@ -1,8 +1,10 @@
 import type { Caller } from '../../contract/caller.ts';
 import { found } from '../../contract/errors.ts';
 import { grants } from '../../contract/scopes.ts';
+import type { Prisma } from '../../generated/sqlite/client.ts';
 import { cancelOrder, type OrderAccess, ordersWithin, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';
+import { listWhere } from '../list-where.ts';
 import { paging } from '../paging.ts';
 import { idArg } from './args.ts';
 
@@ -76,15 +78,20 @@ builder.queryFields((t) => ({
         'The orders your key placed (every order with the admin scope; none without a key), in id order, optionally filtered.',
       args: { petId: t.arg({ type: 'Int64' }), complete: t.arg.boolean() },
       callerDependent: true,
-      resolve: (query, _root, args, { prisma, caller }) =>
+      // The caller's own orders only (every order with the admin scope): part of the rule, so of every plan.
+      listPlan: {
+        cursor: 'id',
+        where: (args, caller) => ({
+          ...ordersWithin(orderAccessOf(caller)),
+          petId: args.petId ?? undefined,
+          complete: args.complete ?? undefined,
+        }),
+      },
+      resolve: (query, _root, args, { prisma, caller }, info) =>
         prisma.order.findMany({
           ...query,
           orderBy: { id: 'asc' },
-          where: {
-            ...ordersWithin(orderAccessOf(caller)),
-            petId: args.petId ?? undefined,
-            complete: args.complete ?? undefined,
-          },
+          where: listWhere<Prisma.OrderWhereInput>(info, args, caller),
         }),
     },
     OrderConnection,

@@ -1,8 +1,10 @@
 import { found, invalid } from '../../contract/errors.ts';
 import { findUniqueTogether } from '../../db/read-together.ts';
+import type { Prisma } from '../../generated/sqlite/client.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
+import { listWhere } from '../list-where.ts';
 import { MAX_PAGE_SIZE, paging } from '../paging.ts';
 import { idArg } from './args.ts';
 
@@ -69,20 +71,25 @@ builder.queryFields((t) => ({
         categoryId: t.arg({ type: 'Int64' }),
         ids: t.arg({ type: ['Int64'], description: `Only these pets (at most ${MAX_PAGE_SIZE} ids).` }),
       },
-      resolve: (query, _root, args, { prisma }) => {
-        if (args.ids && args.ids.length > MAX_PAGE_SIZE) {
-          throw invalid('ids', `at most ${MAX_PAGE_SIZE} ids per request (got ${args.ids.length})`);
-        }
-        return prisma.pet.findMany({
-          ...query,
-          orderBy: { id: 'asc' },
-          where: {
+      listPlan: {
+        cursor: 'id',
+        where: (args) => {
+          if (args.ids && args.ids.length > MAX_PAGE_SIZE) {
+            throw invalid('ids', `at most ${MAX_PAGE_SIZE} ids per request (got ${args.ids.length})`);
+          }
+          return {
             status: args.status ?? undefined,
             categoryId: args.categoryId ?? undefined,
             id: args.ids ? { in: args.ids } : undefined,
-          },
-        });
+          };
+        },
       },
+      resolve: (query, _root, args, { prisma, caller }, info) =>
+        prisma.pet.findMany({
+          ...query,
+          orderBy: { id: 'asc' },
+          where: listWhere<Prisma.PetWhereInput>(info, args, caller),
+        }),
     },
     PetConnection,
   ),

@@ -21,6 +21,8 @@ builder.queryField('rateLimit', (t) =>
     description: 'Your own rate-limit state, as the X-RateLimit-* response headers give it.',
     // Each caller's own: the response cache never keeps a result that selects it.
     callerDependent: true,
+    // Changes with every request (the quota) or with configuration: never kept, never revalidated.
+    cache: 'no-store',
     resolve: (_root, _args, { quota }) => quota,
   }),
 );

@@ -1,21 +1,21 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
+import { createStaticAsset, IMMUTABLE, REVALIDATE, type StaticAsset } from '../../http/static-asset.ts';
 
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const page = import.meta.dirname;
 
-/** The files of the /docs page, by URL path: nothing else is read from disk, whatever the URL. */
-const FILES: Record<string, string> = {
-  '/docs': join(page, 'index.html'),
-  '/docs/': join(page, 'index.html'),
-  '/docs/assets/init.js': join(page, 'init.js'),
-  '/docs/assets/marks.css': join(page, 'marks.css'),
-  '/docs/assets/swagger-ui-bundle.js': join(swaggerUi, 'swagger-ui-bundle.js'),
-  '/docs/assets/swagger-ui.css': join(swaggerUi, 'swagger-ui.css'),
-  '/docs/assets/favicon-32x32.png': join(swaggerUi, 'favicon-32x32.png'),
-};
+/** The files the /docs page loads, under /docs/assets/: nothing else is read from disk, whatever the URL. */
+const ASSET_FILES = [
+  join(page, 'init.js'),
+  join(page, 'marks.css'),
+  join(swaggerUi, 'swagger-ui-bundle.js'),
+  join(swaggerUi, 'swagger-ui.css'),
+  join(swaggerUi, 'favicon-32x32.png'),
+];
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -28,25 +28,55 @@ const CONTENT_TYPES: Record<string, string> = {
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'";
 
+type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 /**
- * The REST API reference at /docs: Swagger UI from the gateway's own node_modules (swagger-ui-dist),
- * rendering /openapi.json. Files are read once, on first request.
+ * The REST API reference at /docs: Swagger UI from the gateway's own node_modules (swagger-ui-dist), rendering
+ * /openapi.json. The page names its assets by their content's hash (`swagger-ui-bundle.<hash>.js`), so a browser
+ * keeps them for a year and asks again only for the page, which it revalidates. The unhashed names still answer,
+ * revalidated. Files are hashed at start and kept from their first request.
  */
-export function createReferencePageRoutes() {
-  const loaded = new Map<string, Buffer>();
-  const serve = (file: string) => (req: IncomingMessage, res: ServerResponse) => {
-    let body = loaded.get(file);
-    if (!body) {
-      body = readFileSync(file);
-      loaded.set(file, body);
-    }
-    res.writeHead(200, {
-      'content-type': CONTENT_TYPES[extname(file)],
-      'content-length': body.length,
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-      'cache-control': 'public, max-age=300',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+export function createReferencePageRoutes(): Record<string, Route> {
+  const routes: Record<string, Route> = {};
+  const hashedNames = new Map<string, string>();
+  for (const file of ASSET_FILES) {
+    const name = basename(file);
+    const ext = extname(name);
+    const hash = createHash('sha256').update(readFileSync(file)).digest('base64url').slice(0, 16);
+    const hashed = `${name.slice(0, -ext.length)}.${hash}${ext}`;
+    hashedNames.set(name, hashed);
+    const load = (cacheControl: string) => () =>
+      createStaticAsset(readFileSync(file), {
+        'content-type': CONTENT_TYPES[ext] ?? 'application/octet-stream',
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'cache-control': cacheControl,
+      });
+    routes[`/docs/assets/${hashed}`] = served(load(IMMUTABLE));
+    routes[`/docs/assets/${name}`] = served(load(REVALIDATE));
+  }
+  const index = served(() =>
+    createStaticAsset(
+      readFileSync(join(page, 'index.html'), 'utf8').replace(
+        /\/docs\/assets\/([\w.-]+)/g,
+        (_path, name: string) => `/docs/assets/${hashedNames.get(name) ?? name}`,
+      ),
+      {
+        'content-type': CONTENT_TYPES['.html'] as string,
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'cache-control': REVALIDATE,
+      },
+    ),
+  );
+  routes['/docs'] = index;
+  routes['/docs/'] = index;
+  return routes;
+}
+
+/** Answers with the asset `make` builds on the first request. */
+function served(make: () => StaticAsset): Route {
+  let asset: StaticAsset | undefined;
+  return (req, res) => {
+    asset ??= make();
+    return asset.answer(req, res);
   };
-  return Object.fromEntries(Object.entries(FILES).map(([path, file]) => [path, serve(file)]));
 }

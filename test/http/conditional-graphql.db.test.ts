@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDocuments, hashDocument } from '../../src/documents/repository.ts';
+import { startCountingTestApp, type TestApp } from '../support/app.ts';
+import { createTestKey } from '../support/keys.ts';
+
+let app: TestApp;
+let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
+let otherKey: string;
+let petId: number;
+
+beforeAll(async () => {
+  ({ app, storeStatementsOf } = await startCountingTestApp({
+    env: { RESPONSE_CACHE_ENTRIES: '0', HTTP_CACHE_MAX_AGE: '30' },
+  }));
+  const pet = await app.createPet({ name: 'Rex' });
+  petId = pet.id;
+  await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 5 }) { quantity } }`);
+  otherKey = await createTestKey(app.prisma, 'business');
+});
+afterAll(() => app?.close());
+
+const PETS = '{ pets(first: 5) { edges { node { id name inventory { quantity } } } } }';
+
+function get(
+  params: Record<string, string>,
+  { key = app.apiKey, headers = {}, method = 'GET' } = {} as {
+    key?: string | null;
+    headers?: Record<string, string>;
+    method?: string;
+  },
+) {
+  return fetch(`${app.url}/graphql?${new URLSearchParams(params)}`, {
+    method,
+    headers: { accept: 'application/graphql-response+json', ...(key && { 'x-api-key': key }), ...headers },
+  });
+}
+
+async function tagOf(params: Record<string, string>, options: Parameters<typeof get>[1] = {}) {
+  const response = await get(params, options);
+  const body = await response.json();
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  expect(response.status).toBe(200);
+  return { tag: response.headers.get('etag') as string, cacheControl: response.headers.get('cache-control') };
+}
+
+describe('GraphQL GET queries answer with an entity tag', () => {
+  it('text: a tag, public with the configured max-age, Vary; 304 on it, free and before anything runs', async () => {
+    const first = await get({ query: PETS });
+    await first.json();
+    const tag = first.headers.get('etag') as string;
+    expect(tag).toMatch(/^W\/"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=30');
+    expect(first.headers.get('vary')).toBe('Accept, Accept-Encoding, X-API-Key');
+    const remaining = Number(first.headers.get('x-ratelimit-remaining'));
+    const { result: again, sql } = await storeStatementsOf(() =>
+      get({ query: PETS }, { headers: { 'if-none-match': tag } }),
+    );
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(sql).toEqual([]);
+    expect(again.headers.get('etag')).toBe(tag);
+    expect(again.headers.get('cache-control')).toBe('public, max-age=30');
+    expect(Number(again.headers.get('x-ratelimit-remaining'))).toBe(remaining);
+    // HEAD is answered as GET.
+    const head = await get({ query: PETS }, { method: 'HEAD', headers: { 'if-none-match': tag } });
+    expect(head.status).toBe(304);
+    // Another media type asked for is another answer.
+    expect((await tagOf({ query: PETS }, { headers: { accept: 'application/json' } })).tag).not.toBe(tag);
+  });
+
+  it('a trusted documentId: the same tag and 304', async () => {
+    const [document] = await addDocuments(app.prisma, [`query Pets ${PETS}`]);
+    const documentId = `sha256:${document?.hash ?? hashDocument(`query Pets ${PETS}`)}`;
+    const { tag } = await tagOf({ documentId });
+    expect((await get({ documentId }, { headers: { 'if-none-match': tag } })).status).toBe(304);
+  });
+
+  it('a write changes the tag; a write to a table the query does not read does not', async () => {
+    const categories = '{ categories(first: 5) { edges { node { id name } } } }';
+    const { tag: pets } = await tagOf({ query: PETS });
+    const { tag: before } = await tagOf({ query: categories });
+    await app.ok(`mutation { updateInventory(petId: ${petId}, input: { quantity: 7 }) { quantity } }`);
+    const after = await get({ query: PETS }, { headers: { 'if-none-match': pets } });
+    expect(after.status).toBe(200);
+    expect(JSON.stringify(await after.json())).toContain('"quantity":7');
+    expect((await tagOf({ query: categories })).tag).toBe(before);
+  });
+
+  it("the most restrictive hint wins: the caller's own are private, the quota never kept", async () => {
+    const orders = `{ orders(first: 5) { edges { node { id } } } pets(first: 1) { edges { node { id } } } }`;
+    const mine = await tagOf({ query: orders });
+    expect(mine.cacheControl).toBe('private, no-cache');
+    expect((await get({ query: orders }, { headers: { 'if-none-match': mine.tag } })).status).toBe(304);
+    const stranger = await get({ query: orders }, { key: otherKey, headers: { 'if-none-match': mine.tag } });
+    expect(stranger.status).toBe(200);
+    for (const query of [
+      '{ rateLimit { remaining } pets(first: 1) { edges { node { id } } } }',
+      '{ viewer { plan } }',
+    ]) {
+      const response = await get({ query });
+      await response.json();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('etag'), query).toBeNull();
+      expect(response.headers.get('cache-control'), query).toBe('no-store');
+    }
+  });
+
+  it('POST, errors, mutations over GET and refusals are never tagged: no-store', async () => {
+    const post = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
+      body: JSON.stringify({ query: PETS }),
+    });
+    await post.json();
+    expect(post.status).toBe(200);
+    expect(post.headers.get('etag')).toBeNull();
+    expect(post.headers.get('cache-control')).toBe('no-store');
+    for (const query of [
+      '{ pet(id: 999999999) { id } }',
+      '{ nope }',
+      'mutation { deleteCategory(id: 1) { id } }',
+    ]) {
+      const response = await get({ query }, { headers: { 'if-none-match': '*' } });
+      await response.text();
+      expect(response.status, query).not.toBe(304);
+      expect(response.headers.get('etag'), query).toBeNull();
+      expect(response.headers.get('cache-control'), query).toBe('no-store');
+    }
+  });
+
+  it('past the quota, a revalidation still answers 304; a full read is refused 429, no-store', async () => {
+    const key = await createTestKey(app.prisma, 'enterprise', { perMinute: 2, perDay: 100 });
+    const { tag } = await tagOf({ query: PETS }, { key });
+    await (await get({ query: PETS }, { key })).text();
+    const refused = await get({ query: PETS }, { key });
+    await refused.text();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const revalidated = await get({ query: PETS }, { key, headers: { 'if-none-match': tag } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+});

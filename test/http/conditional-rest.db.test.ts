@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.ts';
+import { openDatabase } from '../../src/db/client.ts';
+import { listen } from '../../src/http/listener.ts';
+import { createPipeline } from '../../src/http/pipeline.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { startCountingTestApp, type TestApp } from '../support/app.ts';
+import { createTestKey } from '../support/keys.ts';
+
+// Two gateways on one database, each with its own memory: what one tags, the other tags alike, and a write
+// through either changes both.
+let app: TestApp;
+let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
+let other: { url: string; close: () => Promise<void> };
+let otherKey: string;
+let petId: number;
+let categoryId: number;
+
+beforeAll(async () => {
+  ({ app, storeStatementsOf } = await startCountingTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' } }));
+  const pet = await app.createPet({ name: 'Rex' });
+  petId = pet.id;
+  categoryId = pet.categoryId;
+  await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 5 }) { quantity } }`);
+  const db = await openDatabase(app.database.url);
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: app.database.url, PORT: '0' });
+  const pipeline = await createPipeline({ config, db, logger: createLogger('silent') });
+  const http = await listen(pipeline.handle, '127.0.0.1', 0);
+  other = {
+    url: http.url,
+    close: async () => {
+      await http.close();
+      await pipeline.close();
+      await db.close();
+    },
+  };
+  otherKey = await createTestKey(app.prisma, 'business');
+});
+afterAll(async () => {
+  await other?.close();
+  await app?.close();
+});
+
+const get = (
+  path: string,
+  { key = app.apiKey, headers = {}, base = app.url, method = 'GET' } = {} as {
+    key?: string | null;
+    headers?: Record<string, string>;
+    base?: string;
+    method?: string;
+  },
+) => fetch(`${base}${path}`, { method, headers: { ...(key && { 'x-api-key': key }), ...headers } });
+
+async function tagOf(path: string, options: Parameters<typeof get>[1] = {}): Promise<string> {
+  const response = await get(path, options);
+  expect(response.status, path).toBe(200);
+  await response.arrayBuffer();
+  const tag = response.headers.get('etag');
+  expect(tag, path).toMatch(/^W\/"[\w-]+"$/);
+  return tag as string;
+}
+
+describe('REST GETs answer with an entity tag', () => {
+  it('the same tag for the same request, in either gateway; Cache-Control by who may keep it; Vary', async () => {
+    const response = await get('/pets?limit=5');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, no-cache');
+    expect(response.headers.get('vary')).toBe('Accept, Accept-Encoding, X-API-Key');
+    const tag = response.headers.get('etag');
+    expect(await tagOf('/pets?limit=5')).toBe(tag);
+    expect(await tagOf('/pets?limit=5', { base: other.url })).toBe(tag);
+    // Another request, another tag.
+    expect(await tagOf('/pets?limit=6')).not.toBe(tag);
+  });
+
+  it('If-None-Match with the current tag: 304, no body, the rate-limit headers, no quota spent, nothing run', async () => {
+    const tag = await tagOf(`/pets/${petId}`);
+    const before = await get(`/pets/${petId}`);
+    await before.arrayBuffer();
+    const remaining = Number(before.headers.get('x-ratelimit-remaining'));
+    for (let i = 0; i < 3; i++) {
+      const { result: response, sql } = await storeStatementsOf(() =>
+        get(`/pets/${petId}`, { headers: { 'if-none-match': tag } }),
+      );
+      expect(response.status).toBe(304);
+      expect(await response.text()).toBe('');
+      expect(sql).toEqual([]);
+      expect(response.headers.get('etag')).toBe(tag);
+      expect(response.headers.get('cache-control')).toBe('public, no-cache');
+      expect(response.headers.get('x-ratelimit-limit')).toBe(before.headers.get('x-ratelimit-limit'));
+      expect(Number(response.headers.get('x-ratelimit-remaining'))).toBe(remaining);
+      expect(response.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+    }
+    // A list of tags, and a strong form of the weak tag match too; another tag, or `*`, does not.
+    for (const header of [`W/"other", ${tag}`, tag.slice(2)]) {
+      expect((await get(`/pets/${petId}`, { headers: { 'if-none-match': header } })).status).toBe(304);
+    }
+    expect((await get(`/pets/${petId}`, { headers: { 'if-none-match': '*' } })).status).toBe(200);
+    const changed = await get(`/pets/${petId}`, { headers: { 'if-none-match': 'W/"other"' } });
+    expect(changed.status).toBe(200);
+    expect(Number(changed.headers.get('x-ratelimit-remaining'))).toBe(remaining - 2);
+  });
+
+  it('HEAD agrees with GET: the same tag, and 304 on it', async () => {
+    const tag = await tagOf('/categories');
+    const head = await get('/categories', { method: 'HEAD' });
+    expect(head.headers.get('etag')).toBe(tag);
+    const conditional = await get('/categories', { method: 'HEAD', headers: { 'if-none-match': tag } });
+    expect(conditional.status).toBe(304);
+    expect(conditional.headers.get('etag')).toBe(tag);
+  });
+
+  it("a write changes the tags of the reads of its tables, in both gateways, and leaves the others'", async () => {
+    const pets = await tagOf('/pets');
+    const categories = await tagOf('/categories');
+    const otherPets = await tagOf('/pets', { base: other.url });
+    expect(otherPets).toBe(pets);
+    // Through the other gateway: this one's memory has seen nothing of it.
+    const created = await fetch(`${other.url}/pets`, {
+      method: 'POST',
+      headers: { 'x-api-key': otherKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Tom', categoryId }),
+    });
+    expect(created.status).toBe(201);
+    const after = await get('/pets', { headers: { 'if-none-match': pets } });
+    expect(after.status).toBe(200);
+    expect((await after.json()).map((pet: { name: string }) => pet.name)).toContain('Tom');
+    expect(after.headers.get('etag')).not.toBe(pets);
+    expect(await tagOf('/pets', { base: other.url })).toBe(after.headers.get('etag'));
+    expect(await tagOf('/categories')).toBe(categories);
+    // A write by another connection to the database, neither gateway's.
+    const db = await openDatabase(app.database.url);
+    try {
+      await db.prisma.category.create({ data: { name: 'Written elsewhere' } });
+    } finally {
+      await db.close();
+    }
+    expect(await tagOf('/categories')).not.toBe(categories);
+    expect((await get('/categories', { headers: { 'if-none-match': categories } })).status).toBe(200);
+  });
+
+  it("a caller's own answers are private, and one caller's tag is not another's", async () => {
+    await app.ok(`mutation { placeOrder(input: { petId: ${petId} }) { id } }`);
+    const response = await get('/store/orders');
+    expect(response.headers.get('cache-control')).toBe('private, no-cache');
+    const tag = response.headers.get('etag') as string;
+    expect((await get('/store/orders', { headers: { 'if-none-match': tag } })).status).toBe(304);
+    const stranger = await get('/store/orders', { key: otherKey, headers: { 'if-none-match': tag } });
+    expect(stranger.status).toBe(200);
+    expect(stranger.headers.get('etag')).not.toBe(tag);
+    const anonymous = await get('/store/orders', { key: null, headers: { 'if-none-match': tag } });
+    expect(anonymous.status).toBe(200);
+  });
+
+  it('errors, writes and unknown keys are never tagged nor answered 304', async () => {
+    const missing = await get('/pets/999999999');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('etag')).toBeNull();
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+    const tag = await tagOf('/categories');
+    const unknownKey = await get('/categories', { key: 'psk_unknown', headers: { 'if-none-match': tag } });
+    expect(unknownKey.status).toBe(401);
+    expect(unknownKey.headers.get('cache-control')).toBe('no-store');
+    const write = await fetch(`${app.url}/categories`, {
+      method: 'POST',
+      headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json', 'if-none-match': '*' },
+      body: JSON.stringify({ name: 'Birds' }),
+    });
+    expect(write.status).toBe(201);
+    expect(write.headers.get('etag')).toBeNull();
+    expect(write.headers.get('cache-control')).toBe('no-store');
+  });
+});
