@@ -30,7 +30,10 @@ const BUILD_PREFIX = '.dist-';
 const COMPLETE = '.complete';
 const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json', 'scripts/build.ts'];
 /** Files tsc does not emit that the gateway reads at run time, copied next to its modules. */
-const ASSETS = { from: 'src/rest/reference-page', to: 'rest/reference-page', names: /\.(html|js|css)$/ };
+const ASSETS = [
+  { from: 'src/rest/reference-page', to: 'rest/reference-page', names: /\.(html|js|css)$/ },
+  { from: 'src/usage/page', to: 'usage/page', names: /\.(html|js|css)$/ },
+];
 
 function filesUnder(path: string): string[] {
   if (!lstatSync(path).isDirectory()) return [path];
@@ -54,10 +57,12 @@ function compile(target: string): void {
     execFileSync(join('node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json', '--outDir', temporary], {
       stdio: 'inherit',
     });
-    cpSync(ASSETS.from, join(temporary, ASSETS.to), {
-      recursive: true,
-      filter: (source) => lstatSync(source).isDirectory() || ASSETS.names.test(source),
-    });
+    for (const { from, to, names } of ASSETS) {
+      cpSync(from, join(temporary, to), {
+        recursive: true,
+        filter: (source) => lstatSync(source).isDirectory() || names.test(source),
+      });
+    }
     writeFileSync(join(temporary, COMPLETE), `${new Date().toISOString()}\n`);
     renameSync(temporary, target);
   } catch (error) {

@@ -30,7 +30,60 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
     parsed.searchParams.delete('connection_limit');
     return { provider: 'postgresql', url, connectionString: parsed.toString(), schema, poolSize };
   }
-  throw new Error(`DATABASE_URL "${redact(url)}" is neither file:… (SQLite) nor postgresql://… (PostgreSQL)`);
+  throw new Error(unsupportedScheme(url));
+}
+
+const SUPPORTED = 'file:… (SQLite) or postgresql://… (PostgreSQL)';
+// Other databases' URL schemes, named so that a user learns the gateway does not serve them.
+const OTHER_DATABASES: Record<string, string> = {
+  mysql: 'MySQL',
+  mysql2: 'MySQL',
+  mysqlx: 'MySQL',
+  mariadb: 'MariaDB',
+  sqlserver: 'SQL Server',
+  mssql: 'SQL Server',
+  mongodb: 'MongoDB',
+  'mongodb+srv': 'MongoDB',
+  cockroachdb: 'CockroachDB',
+};
+
+/** The refusal of a URL of another scheme: a likely typo of a supported one is named, with the URL it meant. */
+function unsupportedScheme(url: string): string {
+  const scheme = /^([A-Za-z][\w+.-]*):/.exec(url)?.[1]?.toLowerCase();
+  const shown = redact(url);
+  if (scheme && OTHER_DATABASES[scheme])
+    return `${OTHER_DATABASES[scheme]} is not supported: DATABASE_URL must be ${SUPPORTED}`;
+  if (scheme && isLikePostgres(scheme)) {
+    const meant = `postgresql:${shown.slice(scheme.length + 1).replace(/^\/*/, '//')}`;
+    return `unknown scheme "${scheme}:": did you mean ${meant}? DATABASE_URL must be ${SUPPORTED}`;
+  }
+  if (scheme && ['sqlite', 'sqlite3', 'files'].includes(scheme)) {
+    return `unknown scheme "${scheme}:": did you mean file:./data/petstore.db (a file path after file:)? DATABASE_URL must be ${SUPPORTED}`;
+  }
+  return `DATABASE_URL must be ${SUPPORTED}`;
+}
+
+/** postgress, postgre, postgresq, pgsql, psql, postgis...: a misspelt PostgreSQL scheme. */
+function isLikePostgres(scheme: string): boolean {
+  if (['pg', 'pgsql', 'psql', 'postgis', 'pq'].includes(scheme)) return true;
+  return ['postgres', 'postgresql'].some((name) => editDistance(scheme, name) <= 2);
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 /** The URL without its password (in the authority or as a `password` parameter), for messages and logs. */

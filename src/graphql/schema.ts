@@ -12,6 +12,7 @@ import './types/order.ts';
 import './types/inventory.ts';
 import './types/rate-limit.ts';
 import './types/keys.ts';
+import './types/usage.ts';
 import './types/subscriptions.ts';
 
 /** The schema with the configured deprecation dates; the defaults are what schema.graphql shows. */

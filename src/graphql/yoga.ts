@@ -9,6 +9,7 @@ import { ChangeFeed } from '../events/feed.ts';
 import { createKeyWatch, type KeyWatch } from '../keys/key-watch.ts';
 import type { Logger } from '../observability/logger.ts';
 import { tracingIsOn } from '../observability/tracing.ts';
+import type { UsageCounts } from '../usage/counts.ts';
 import type { Context, ServerContext } from './context.ts';
 import { maskError } from './errors.ts';
 import type { Dialect } from './plan/dialects.ts';
@@ -32,13 +33,21 @@ import { useTracing } from './plugins/tracing.ts';
 import { useValidationCache } from './plugins/validation-cache.ts';
 import { useWritesNeedKey } from './plugins/writes-need-key.ts';
 
-const EXPLORER_QUERY = `# The demo catalogue: reads need no key. For writes,
-#   npm run --silent apikey -- create --plan free --scopes orders,catalog
-# and paste the key in the Headers tab below.
+// The README's tour creates its key with the same command. Lines stay short enough for the editor's width at
+// 1,400 px (test/browser/explorers.test.ts).
+export const EXPLORER_QUERY = `# The demo catalogue: reads need no key.
+# For writes, create a key in a terminal:
+#   npm run --silent apikey -- create \\
+#     --plan pro --name tour --scopes orders,catalog
+# and paste it in the Headers tab below.
 query Catalogue {
   pets(first: 10) {
     edges {
-      node { id name status category { name } inventory { quantity status } }
+      node {
+        id name status
+        category { name }
+        inventory { quantity status }
+      }
     }
     pageInfo { hasNextPage endCursor }
   }
@@ -88,6 +97,8 @@ export interface GraphQLServerOptions {
   publicMaxAgeSeconds?: number;
   /** How the list planner writes SQL for the store's database; absent: lists are answered by the resolvers. */
   listPlans?: Dialect;
+  /** The API keys' usage counts, for `viewer { usage }`. */
+  readUsage?: (keyId: bigint) => Promise<UsageCounts>;
 }
 
 /**
@@ -159,15 +170,8 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     healthCheckEndpoint: ' ',
     context: ({ caller, quota, transaction }) => {
       if (!caller || !quota) throw new Error('The rate-limit layer identified no caller for this request');
-      return {
-        prisma: transaction?.prisma ?? options.prisma,
-        caller,
-        quota,
-        transaction,
-        publish,
-        feed,
-        keys,
-      };
+      const prisma = transaction?.prisma ?? options.prisma;
+      return { prisma, caller, quota, transaction, publish, feed, keys, readUsage: options.readUsage };
     },
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { EXPLORER_OPTIONS } from '../graphql/yoga.ts';
+import { nameOperation } from '../observability/request-context.ts';
 import { createStaticAsset, REVALIDATE, type StaticAsset } from './static-asset.ts';
 
 /**
@@ -14,6 +15,7 @@ export function createExplorerPage() {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     if (!req.headers.accept?.includes('text/html')) return false;
     if (!isGraphQLPath(req.url?.split('?')[0] ?? '')) return false;
+    nameOperation(req, 'graphql', 'graphiql');
     page ??= import('../graphql/graphiql-page.ts').then(({ renderExplorerPage }) =>
       createStaticAsset(renderExplorerPage(EXPLORER_OPTIONS), {
         'content-type': 'text/html; charset=utf-8',

@@ -37,6 +37,13 @@ export const FRONT_DOOR_LINKS: readonly FrontDoorLink[] = [
     description: 'The REST API as an OpenAPI 3.0 document, for code generators and API clients.',
   },
   {
+    rel: 'usage',
+    href: '/usage',
+    title: 'Your usage',
+    description:
+      'For API key holders: your plan, the quota left, requests and refusals over the last hour and week, your top operations.',
+  },
+  {
     rel: 'health',
     href: '/healthz',
     title: 'Health',

@@ -36,9 +36,12 @@ import { createOpenApiDocument } from '../rest/openapi.ts';
 import { useRest } from '../rest/plugin.ts';
 import { createReferencePageRoutes } from '../rest/reference-page/routes.ts';
 import { ROUTES } from '../rest/routes.ts';
+import { createUsageCounter } from '../usage/counts.ts';
+import { openUsageStore } from '../usage/open.ts';
+import { createUsageRoutes, type InspectCaller } from '../usage/route.ts';
 import { createCors } from './cors.ts';
 import { createExplorerPage } from './explorer-page.ts';
-import { createFrontDoorRoutes } from './front-door.ts';
+import { createFrontDoorRoutes, prefersHtml } from './front-door.ts';
 import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
 import { createStaticAsset, REVALIDATE } from './static-asset.ts';
@@ -53,8 +56,8 @@ const KEY_WATCH_MIN_INTERVAL_MS = 250;
  *      past it, the request is labelled with the API and operation its method and path name;
  *   3. host routing: a custom domain's redirect, or 421 for a Host that is not attached;
  *   4. CORS: the headers for an allowed origin on every response; preflights answered here, uncounted;
- *   5. ops: / and /favicon.ico, /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json and /docs,
- *      answered without a rate limit;
+ *   5. ops: / and /favicon.ico, /healthz, /readyz, /metrics (unless on METRICS_PORT), /openapi.json, /docs and
+ *      /usage, answered without a rate limit;
  *   6. the API: Yoga, whose plugins are the rest of the way (graphql/yoga.ts): the rate limit first, the
  *      REST adapter last.
  */
@@ -71,7 +74,8 @@ export async function createPipeline({
   now?: () => number;
 }) {
   const metrics = createMetrics(db, { reuseMs: config.metricsReuseMs, now });
-  const observe = createRequestObserver({ logger, metrics });
+  const usage = createUsageCounter(openUsageStore(db.prisma, config.rateLimit), { now });
+  const observe = createRequestObserver({ logger, metrics, usage: usage.record });
 
   const counters = await openCounterStore(config.rateLimit, logger);
   const changes = await openChangeBus(config.rateLimit, logger);
@@ -94,6 +98,8 @@ export async function createPipeline({
   });
   const answerExplorer = createExplorerPage();
   let draining = false;
+  // The rate-limit layer is made after the ops routes; /usage asks it only once requests arrive.
+  let inspect: InspectCaller = () => Promise.reject(new Error('the rate-limit layer is not ready'));
   const metricsRoute: Record<string, OpsRoute> = { '/metrics': (_req, res) => metrics.respond(res) };
   const answerOps = createOpsRoutes(
     [databaseCheck(db), rateLimitStoreCheck(counters)],
@@ -103,6 +109,7 @@ export async function createPipeline({
       // On its own listener when METRICS_PORT is set (handleMetricsPort), so that scrapes cannot crowd the API.
       ...(config.metricsPort === undefined && metricsRoute),
       ...createReferencePageRoutes(),
+      ...createUsageRoutes({ prisma: db.prisma, usage, inspect: (...args) => inspect(...args), prefersHtml }),
     },
     logger,
     () => draining,
@@ -131,6 +138,7 @@ export async function createPipeline({
       isGraphQLPath(url.pathname) ? tagGraphQLGet(request, url) : tagRestGet(request, url),
   });
   const refuseUnservable = createTargetCheck(rateLimit.countRefusal);
+  inspect = rateLimit.inspect;
   const restOperationOf = createOperationFinder(ROUTES);
   /** Labels the request with the API and operation it asks for, whichever stage answers it. */
   function nameRequest(req: IncomingMessage) {
@@ -177,6 +185,7 @@ export async function createPipeline({
       restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
     }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
+    readUsage: usage.read,
     responseCache:
       storeVersion && config.responseCacheEntries > 0
         ? {
@@ -237,7 +246,7 @@ export async function createPipeline({
     stopSweeping();
     domains?.close();
     feed.end();
-    await Promise.all([counters.close(), changes.close()]);
+    await Promise.all([counters.close(), changes.close(), usage.close()]);
   }
 
   /**

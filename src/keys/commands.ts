@@ -9,6 +9,8 @@ import {
 } from '../contract/trusted-documents.ts';
 import type { Db } from '../db/client.ts';
 import type { ApiKey } from '../generated/sqlite/client.ts';
+import { createUsageCounter, type UsageSeriesPoint } from '../usage/counts.ts';
+import { openUsageStore } from '../usage/open.ts';
 import {
   createApiKey,
   type KeyPowers,
@@ -31,6 +33,8 @@ export const USAGE = `Usage:
       Changes a key's powers; gateways apply it within their key cache time (API_KEY_CACHE_TTL_MS).
   npm run --silent apikey -- list
   npm run --silent apikey -- revoke <id>
+  npm run --silent apikey -- usage <id>
+      A key's requests and refusals over the last hour and 7 days and its top operations (docs/usage.md).
   npm run --silent apikey -- --help
 The database is DATABASE_URL's (default: the embedded SQLite file). Exit status: 0 done, 1 failed, 2 wrong
 command line (this usage is then printed on stderr).`;
@@ -53,9 +57,10 @@ export type ApiKeyCommand =
     }
   | { command: 'set'; id: bigint; change: Partial<KeyPowers> }
   | { command: 'list' }
-  | { command: 'revoke'; id: bigint };
+  | { command: 'revoke'; id: bigint }
+  | { command: 'usage'; id: bigint };
 
-const COMMANDS = ['create', 'set', 'list', 'revoke'];
+const COMMANDS = ['create', 'set', 'list', 'revoke', 'usage'];
 
 export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
   const [command, ...rest] = argv;
@@ -119,11 +124,18 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
     if (Object.keys(values).length > 0) throw new UsageError('revoke takes only the id of a key');
     return { command, id: oneId(positionals, 'revoke') };
   }
+  if (command === 'usage') {
+    if (Object.keys(values).length > 0) throw new UsageError('usage takes only the id of a key');
+    return { command, id: oneId(positionals, 'usage') };
+  }
   throw new UsageError(`unknown command "${command}"`);
 }
 
 /** The configuration a command shows keys' limits from: the plan table and the subscription caps. */
-export type KeyLimitsConfig = Pick<RateLimitConfig, 'plans' | 'maxSubscriptions'>;
+export type KeyLimitsConfig = Pick<
+  RateLimitConfig,
+  'plans' | 'maxSubscriptions' | 'redisUrl' | 'redisKeyPrefix' | 'redisCommandTimeoutMs'
+>;
 
 /** Runs a command; answers the lines to print. Throws an Error whose message is for the user. */
 export async function runApiKeyCommand(
@@ -180,6 +192,7 @@ export async function runApiKeyCommand(
       ]),
     ]);
   }
+  if (command.command === 'usage') return usageLines(prisma, command.id, config);
   const revoked = await revokeApiKey(prisma, command.id);
   if (!revoked) throw new Error(`There is no API key ${command.id} (see \`list\`)`);
   const { key, newlyRevoked } = revoked;
@@ -298,4 +311,44 @@ function table(rows: string[][]): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+/** `usage <id>`: what the key's usage page shows, but the quota left (the gateways' counters hold it). */
+async function usageLines(prisma: Db, id: bigint, config: KeyLimitsConfig): Promise<string[]> {
+  const key = await prisma.apiKey.findUnique({ where: { id } });
+  if (!key) throw new Error(`There is no API key ${id} (see \`list\`)`);
+  const counter = createUsageCounter(openUsageStore(prisma, config));
+  const { minutes, hours, topOperations } = await counter.read(id).finally(() => counter.close());
+  const sum = (points: UsageSeriesPoint[], pick: (point: UsageSeriesPoint) => number) =>
+    points.reduce((total, point) => total + pick(point), 0);
+  const refusals = (points: UsageSeriesPoint[]) => {
+    const kinds = new Map<string, number>();
+    for (const point of points)
+      for (const [kind, count] of Object.entries(point.refused))
+        kinds.set(kind, (kinds.get(kind) ?? 0) + count);
+    const text = [...kinds].map(([kind, count]) => `${kind} ${count}`).join(', ') || 'none';
+    return `429: ${text}; other 4xx: ${sum(points, (p) => p.clientErrors)}; 5xx: ${sum(points, (p) => p.serverErrors)}`;
+  };
+  const lines = [
+    `API key ${key.id} (${key.name ?? 'no name'}, ${key.prefix}…, ${key.plan}):`,
+    `  last hour:   ${sum(minutes, (p) => p.requests)} requests (${refusals(minutes)})`,
+    `  last 7 days: ${sum(hours, (p) => p.requests)} requests (${refusals(hours)})`,
+  ];
+  if (topOperations.length > 0) {
+    lines.push('Top operations, last 7 days:');
+    lines.push(
+      ...table(
+        topOperations.map(({ api, operation, requests }) => [`  ${api}`, operation, String(requests)]),
+      ),
+    );
+  }
+  const active = minutes.filter((point) => point.requests > 0);
+  if (active.length > 0) {
+    lines.push('Minutes of the last hour with requests (UTC):');
+    for (const point of active) {
+      const at = new Date(point.startsAt).toISOString().slice(11, 16);
+      lines.push(`  ${at}  ${point.requests} requests (${refusals([point])})`);
+    }
+  }
+  return lines;
 }

@@ -10,6 +10,10 @@ export interface RequestContext {
   api: Api;
   /** The GraphQL operation name, REST operationId, or ops path. */
   operation: string;
+  /** The API key the request was counted against, for the key's usage page. */
+  keyId?: bigint;
+  /** Why the rate-limit layer answered 429 (`minute`, `day`, `banned`, `introspection`, `operation`). */
+  refusal?: string;
 }
 
 // On the request itself rather than in a WeakMap: a WeakMap entry per short-lived request is extra work for
@@ -43,4 +47,12 @@ export function nameOperation(req: IncomingMessage | undefined, api: Api, operat
 
 export function requestContextOf(req: IncomingMessage | undefined): RequestContext | undefined {
   return (req as WithContext | undefined)?.[CONTEXT];
+}
+
+/** Notes the API key a request was counted against and, when it was refused 429, why. */
+export function noteCaller(req: unknown, keyId: bigint, refusal?: string): void {
+  const context = (req as WithContext | undefined)?.[CONTEXT];
+  if (!context) return;
+  context.keyId = keyId;
+  context.refusal = refusal;
 }

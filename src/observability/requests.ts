@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UsageEvent } from '../usage/counts.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
 import { openRequestContext } from './request-context.ts';
@@ -11,7 +12,16 @@ const CLIENT_CLOSED_REQUEST = 499;
  * when the response ends (or the client goes away) one JSON line is logged (level error for a 5xx) and the
  * request is counted.
  */
-export function createRequestObserver({ logger, metrics }: { logger: Logger; metrics: Metrics }) {
+export function createRequestObserver({
+  logger,
+  metrics,
+  usage,
+}: {
+  logger: Logger;
+  metrics: Metrics;
+  /** Counts each answer of an API key for its usage page. */
+  usage?: (event: UsageEvent) => void;
+}) {
   return function observe(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     const context = openRequestContext(req);
@@ -23,6 +33,10 @@ export function createRequestObserver({ logger, metrics }: { logger: Logger; met
       const ms = performance.now() - started;
       const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED_REQUEST;
       metrics.observe(context, status, ms / 1000);
+      if (usage && context.keyId !== undefined) {
+        const { keyId, api, operation, refusal } = context;
+        usage({ keyId, status, api, operation, refusal });
+      }
       logger[status >= 500 ? 'error' : 'info'](
         {
           reqId: context.id,

@@ -21,6 +21,7 @@ export function announce(
     ['Front door', `${url}/`],
     ['GraphQL and GraphiQL', `${url}/graphql`],
     ['REST reference', `${url}/docs`],
+    ['Your usage', `${url}/usage`],
   ];
   if (metricsUrl) addresses.push(['Prometheus metrics', `${metricsUrl}/metrics`]);
   const width = Math.max(...addresses.map(([name]) => name.length));

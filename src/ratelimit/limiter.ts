@@ -46,6 +46,8 @@ export interface RateLimiter {
    * the day window, whether they landed (not when that window has ended since).
    */
   giveBack(subject: string, paid: Admitted, points: number): MaybePromise<boolean[]>;
+  /** The minute and day windows of `subject` as they stand, counting nothing (a ban shows as no minute left). */
+  peek(subject: string, limits: Limits): MaybePromise<Windows>;
   /**
    * Counts a refusal made after admission (a per-field limit, a subscription cap) toward the ban, as `admit`
    * counts its own; answers the KEY_BANNED refusal, over `windows`, when this refusal starts the ban.
@@ -126,6 +128,22 @@ export function createRateLimiter(
       return andThen(store.take(subject, charges), ({ taken, windows }) =>
         decide(subject, limits, points, windows, taken),
       );
+    },
+
+    peek(subject, limits) {
+      const charges: Charge[] = [
+        checkBan,
+        { window: minute, points: 0, limit: limits.perMinute },
+        { window: day, points: 0, limit: limits.perDay },
+      ];
+      return andThen(store.take(subject, charges), ({ windows: [banned, minuteCount, dayCount] }) => {
+        const at = now();
+        const windows: Windows = [
+          windowState('minute', limits.perMinute, minute, minuteCount, at),
+          windowState('day', limits.perDay, day, dayCount, at),
+        ];
+        return banned && banned.count > 0 ? banDecision(banned, windows, at).windows : windows;
+      });
     },
 
     giveBack(subject, { windows: [paidMinute, paidDay] }, points) {

@@ -8,13 +8,14 @@ import { ApiError } from '../contract/errors.ts';
 import { graphqlError } from '../contract/graphql-error.ts';
 import { notModified, type TagRequest, type Validator } from '../contract/http-caching.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
+import { noteCaller } from '../observability/request-context.ts';
 import { annotateRequestSpan, inSpan } from '../observability/tracing.ts';
 import type { CounterStore, Log } from './counters/counter.ts';
 import { createFieldLimiter } from './field-limits.ts';
 import { setRateLimitHeaders } from './headers.ts';
 import { createIdentify, type Identity } from './identify.ts';
 import { isIntrospectionOnlyGet } from './introspection.ts';
-import { createRateLimiter } from './limiter.ts';
+import { createRateLimiter, type Windows } from './limiter.ts';
 import { andThen } from './maybe-promise.ts';
 import { type Counting, RequestQuota } from './quota.ts';
 import { createSubscriptionLeases } from './subscription-leases.ts';
@@ -270,15 +271,57 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
         setResponse(answer);
       }
       setRateLimitHeaders(answer.headers, quota.decision.windows, quota.budget);
+      const { caller } = quota;
+      if (caller.kind === 'key')
+        noteCaller(serverContext.req, caller.keyId, refusalKind(quota, answer.status));
       if (answer.status === 429 && quota.retryAfterSeconds !== undefined) {
         answer.headers.set('Retry-After', String(quota.retryAfterSeconds));
       }
     },
   };
-  return { plugin, countRefusal };
+  /**
+   * A key holder's standing, counting nothing (the usage page's): who the key is, and its minute and day windows.
+   * Refused as any request would be without a key (401) or with one that names no active key.
+   */
+  async function inspect(
+    request: Pick<Request, 'headers'>,
+    socketAddress: string | undefined,
+  ): Promise<{
+    caller: Extract<Caller, { kind: 'key' }>;
+    windows: Windows;
+    maxSubscriptions: number;
+    openSubscriptions: number;
+  }> {
+    const identity = await counted(() => identify(request as Request, socketAddress));
+    if (identity.keyRefused)
+      throw new ApiError(
+        'INVALID_API_KEY',
+        'X-API-Key names no active key: check the value, or ask for a new key',
+      );
+    if (identity.caller.kind !== 'key')
+      throw new ApiError('UNAUTHENTICATED', 'Your usage needs your API key: send it in the X-API-Key header');
+    const [windows, openSubscriptions] = await Promise.all([
+      counted(() => counting.limiter.peek(identity.subject, identity.limits)),
+      counted(() => counters.countLeases(identity.subject)),
+    ]);
+    const { caller, maxSubscriptions } = identity;
+    return { caller, windows, maxSubscriptions, openSubscriptions };
+  }
+
+  return { plugin, countRefusal, inspect };
 }
 
 function noop() {}
+
+/** Why a 429 was answered, for the key's usage page; undefined for any other status. */
+function refusalKind(quota: RequestQuota, status: number): string | undefined {
+  if (status !== 429) return undefined;
+  const { decision } = quota;
+  if (quota.budget === 'introspection') return 'introspection';
+  if (!decision || decision.admitted) return 'operation';
+  if (decision.code === 'KEY_BANNED') return 'banned';
+  return decision.refusedBy.policy;
+}
 
 /** A refusal as the Error object; anything else is not this layer's to answer. */
 function refusal(error: unknown): Response {

@@ -29,8 +29,10 @@ afterAll(async () => {
  * A fresh browser page that fails the test on any request outside loopback and on any script error; console
  * warnings are collected apart.
  */
-async function openPage(): Promise<{ page: Page; outside: string[]; errors: string[]; warnings: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+async function openPage(
+  viewport = { width: 1440, height: 900 },
+): Promise<{ page: Page; outside: string[]; errors: string[]; warnings: string[] }> {
+  const context = await browser.newContext({ viewport });
   const outside = await blockOutsideLoopback(context);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -80,6 +82,22 @@ describe('GraphiQL at /graphql', () => {
     await page.screenshot({ path: join(screenshots, 'graphiql.png') });
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it('shows the default query and headers whole at 1,400 px: no line runs past its editor', async () => {
+    const { page } = await openPage({ width: 1400, height: 900 });
+    await page.goto(`${app.url}/graphql`);
+    await page.locator('.graphiql-execute-button').waitFor();
+    await expect.poll(() => page.locator('.view-line').count()).toBeGreaterThan(10);
+    const overflowing = await page.evaluate(() =>
+      [...document.querySelectorAll('.monaco-editor')].flatMap((editor) => {
+        const visible = (editor.querySelector('.monaco-scrollable-element') as HTMLElement).clientWidth;
+        return [...editor.querySelectorAll('.view-line > span')]
+          .filter((line) => (line as HTMLElement).offsetWidth > visible)
+          .map((line) => line.textContent);
+      }),
+    );
+    expect(overflowing).toEqual([]);
   });
 });
 

@@ -4,7 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestKey } from '../support/keys.ts';
 import { blockOutsideLoopback, launchChromium } from './chromium.ts';
 
 const screenshots = resolve(
@@ -16,6 +18,7 @@ let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
   [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  await seedDemoCatalogue(app.database.db);
   mkdirSync(screenshots, { recursive: true });
 });
 afterAll(async () => {
@@ -55,6 +58,88 @@ describe('the front door in a browser', () => {
       expect(new URL(page.url()).pathname, href).toBe(href);
     }
     expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a key's usage at /usage: the chart's data is the requests the key made", {
+    timeout: 90_000,
+  }, async () => {
+    const key = await createTestKey(app.prisma, 'enterprise', { perMinute: 4, perDay: 1000 });
+    const statuses: number[] = [];
+    for (const path of [
+      '/pets?limit=2',
+      '/pets?limit=2',
+      '/pets/999999999',
+      '/categories',
+      '/pets',
+      '/pets',
+    ]) {
+      const response = await fetch(`${app.url}${path}`, { headers: { 'x-api-key': key } });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 404, 200, 429, 429]);
+
+    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const outside = await blockOutsideLoopback(context);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(request.url()));
+
+    await page.goto(`${app.url}/`);
+    await page.locator('li a[href="/usage"]').click();
+    await page.locator('#key').fill(key);
+    await page.locator('#key-form button').click();
+    await page.locator('#usage:not([hidden])').waitFor();
+    const chart = (await page.evaluate(() => (window as unknown as { usageChart: unknown }).usageChart)) as {
+      view: string;
+      columns: number[][];
+    };
+    expect(chart.view).toBe('minutes');
+    const [times, requests, refused, clientErrors, serverErrors] = chart.columns as [
+      number[],
+      number[],
+      number[],
+      number[],
+      number[],
+    ];
+    expect(times).toHaveLength(60);
+    // This minute's point holds the six requests (a request may have crossed into it from the previous minute).
+    const sum = (values: number[]) => values.slice(-2).reduce((a, b) => a + b, 0);
+    expect([sum(requests), sum(refused), sum(clientErrors), sum(serverErrors)]).toEqual([6, 2, 1, 0]);
+    expect(await page.locator('#minute-left').textContent()).toBe('0 of 4 left');
+    expect(await page.locator('#operations tbody tr').first().textContent()).toBe('restlistPets4');
+    await page.screenshot({ path: join(screenshots, 'usage.png'), fullPage: true });
+
+    await page.locator('#show-hours').click();
+    const hours = (await page.evaluate(() => (window as unknown as { usageChart: unknown }).usageChart)) as {
+      columns: number[][];
+    };
+    expect(hours.columns[0]).toHaveLength(168);
+    expect(hours.columns[1]?.slice(-2).reduce((a, b) => a + b, 0)).toBe(6);
+
+    // The key went in a header only: never in a URL the page asked for.
+    expect(urls.filter((url) => url.includes(key))).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await context.close();
+  });
+
+  it('opens one operation of /docs (the screenshot the README links)', { timeout: 90_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const outside = await blockOutsideLoopback(context);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/docs`);
+    const operation = page
+      .locator('.opblock')
+      .filter({ has: page.locator('[data-path="/pets"]') })
+      .first();
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('.opblock-body').waitFor();
+    await operation.screenshot({ path: join(screenshots, 'docs-operation.png') });
     expect(outside).toEqual([]);
     await context.close();
   });

@@ -58,7 +58,24 @@ describe('configuration', () => {
     [{ PORT: 'abc' }, 'PORT="abc": must be a whole number from 0 to 65535'],
     [{ PORT: '70000' }, 'PORT="70000": must be a whole number from 0 to 65535'],
     [{ HOST: '' }, 'HOST="": must not be empty'],
-    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL="mysql://x": DATABASE_URL "mysql://x" is neither file:'],
+    [
+      { DATABASE_URL: 'mysql://root@127.0.0.1/shop' },
+      'DATABASE_URL="mysql://root@127.0.0.1/shop": MySQL is not supported: DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)',
+    ],
+    [{ DATABASE_URL: 'mariadb://db/shop' }, 'MariaDB is not supported'],
+    [
+      { DATABASE_URL: 'postgress://root@127.0.0.1:5432/test' },
+      'DATABASE_URL="postgress://root@127.0.0.1:5432/test": unknown scheme "postgress:": did you mean postgresql://root@127.0.0.1:5432/test? DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)',
+    ],
+    [{ DATABASE_URL: 'postgre://db/x' }, 'did you mean postgresql://db/x?'],
+    [{ DATABASE_URL: 'PostgresSQL://db/x' }, 'did you mean postgresql://db/x?'],
+    [{ DATABASE_URL: 'pgsql://db/x' }, 'did you mean postgresql://db/x?'],
+    [{ DATABASE_URL: 'postgresql:/db/x' }, 'did you mean postgresql://db/x?'],
+    [{ DATABASE_URL: 'sqlite:./data/petstore.db' }, 'did you mean file:./data/petstore.db'],
+    [
+      { DATABASE_URL: 'redis://x' },
+      'DATABASE_URL="redis://x": DATABASE_URL must be file:… (SQLite) or postgresql://…',
+    ],
     [{ DATABASE_URL: 'postgresql://u:secret@db/x?schema=a-b' }, 'is not a plain identifier'],
     [{ GRAPHQL_MAX_DEPTH: '0' }, 'GRAPHQL_MAX_DEPTH="0": must be a whole number of levels >= 1'],
     [{ GRAPHQL_MAX_BODY_BYTES: '64k' }, 'GRAPHQL_MAX_BODY_BYTES="64k": must be a whole number of bytes >= 1'],
@@ -97,6 +114,11 @@ describe('configuration', () => {
   it('never prints a database password', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgresql://u:secret@db/x?schema=a-b' })).toThrow(/u:\*\*\*@/);
     expect(() => loadConfig({ DATABASE_URL: 'postgresql://u:secret@db/x?schema=a-b' })).not.toThrow(/secret/);
+    // Nor in the URL a typo's message suggests.
+    expect(() => loadConfig({ DATABASE_URL: 'postgress://u:secret@db/x' })).toThrow(
+      'postgresql://u:***@db/x?',
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgress://u:secret@db/x' })).not.toThrow(/secret/);
   });
 
   it('lists every problem of every part at once, in one format', () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPLORER_QUERY } from '../../src/graphql/yoga.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 
 // The README's tour, run as written against a started gateway: each `sh` block in order in one shell (so `KEY`
@@ -70,6 +71,14 @@ describe("the README's five-minute tour", () => {
   it('has commands, each with the output it shows', () => {
     expect(steps.length).toBeGreaterThanOrEqual(7);
     expect(steps.filter((step) => step.expected !== undefined).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it("suggests the same key command as GraphiQL's default query", () => {
+    const command = /\$\((npm run [^|)]*?)\s*\|/.exec(steps[0]?.commands ?? '')?.[1];
+    expect(command).toMatch(/apikey -- create/);
+    // The query's comment continues the command over lines with a backslash.
+    const suggested = EXPLORER_QUERY.replace(/\s*\\\n#\s*/g, ' ');
+    expect(suggested).toContain(`#   ${command}\n`);
   });
 
   it('runs as written and prints what it shows', () => {

@@ -22,7 +22,7 @@ const TrustedDocumentsModeEnum = builder.enumType('TrustedDocumentsMode', {
   } satisfies Record<TrustedDocumentsMode, unknown>,
 });
 
-interface ViewerShape {
+export interface ViewerShape {
   apiKeyId: bigint | null;
   plan: string;
   scopes: readonly Scope[];
@@ -30,7 +30,7 @@ interface ViewerShape {
   maxSubscriptions: number;
 }
 
-const ViewerType = builder.objectRef<ViewerShape>('Viewer').implement({
+export const ViewerType = builder.objectRef<ViewerShape>('Viewer').implement({
   description: 'Who is calling: the API key (its plan and scopes), or an anonymous client on the Free plan.',
   fields: (t) => ({
     apiKeyId: t.expose('apiKeyId', { type: 'Int64', nullable: true, description: 'Null without a key.' }),

@@ -11,9 +11,10 @@ type Call =
   | { method: 'take'; key: string; charges: readonly Charge[] }
   | { method: 'giveBack'; key: string; refunds: readonly Refund[] }
   | { method: 'holdLease'; key: string; id: string; limit: number; ttlMs: number }
-  | { method: 'dropLease'; key: string; id: string };
+  | { method: 'dropLease'; key: string; id: string }
+  | { method: 'countLeases'; key: string };
 
-type Answer = Take | boolean[] | boolean | undefined;
+type Answer = Take | boolean[] | boolean | number | undefined;
 
 /** In the primary: keeps the workers' counters in `store` (a memory store) and answers their calls. */
 export function serveCounterStore(store: CounterStore): void {
@@ -27,6 +28,8 @@ export function serveCounterStore(store: CounterStore): void {
         return Promise.resolve(store.holdLease(call.key, call.id, call.limit, call.ttlMs));
       case 'dropLease':
         return Promise.resolve(store.dropLease(call.key, call.id)).then(() => undefined);
+      case 'countLeases':
+        return Promise.resolve(store.countLeases(call.key));
     }
   });
 }
@@ -42,6 +45,7 @@ export function openClusterCounterStore(): CounterStore {
     dropLease: async (key, id) => {
       await ask({ method: 'dropLease', key, id });
     },
+    countLeases: (key) => ask({ method: 'countLeases', key }) as Promise<number>,
     status: () => ({ store: 'cluster' }),
     close: async () => {},
   };

@@ -62,6 +62,8 @@ export interface CounterStore {
   holdLease(key: string, id: string, limit: number, ttlMs: number): MaybePromise<boolean>;
   /** Lets lease `id` of `key` go. */
   dropLease(key: string, id: string): MaybePromise<void>;
+  /** How many unexpired leases of `key` are held (the usage page's open subscriptions). */
+  countLeases(key: string): MaybePromise<number>;
   status(): CounterStoreStatus;
   close(): Promise<void>;
 }

@@ -68,6 +68,15 @@ export class MemoryCounterStore implements CounterStore {
     return true;
   }
 
+  countLeases(key: string): number {
+    const leases = this.#leases.get(key);
+    if (!leases) return 0;
+    const now = this.#now();
+    let held = 0;
+    for (const expiresAt of leases.values()) if (expiresAt > now) held++;
+    return held;
+  }
+
   dropLease(key: string, id: string): void {
     const leases = this.#leases.get(key);
     leases?.delete(id);

@@ -60,7 +60,14 @@ redis.call('zadd', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('pexpire', KEYS[1], ARGV[3])
 return 1`;
 
+// KEYS: the caller's leases. Answers how many have not expired, by Redis's clock.
+const COUNT_LEASES_SCRIPT = `
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+return redis.call('zcount', KEYS[1], '(' .. now, '+inf')`;
+
 interface Scripts {
+  countLeases(key: string): Promise<number>;
   holdLease(key: string, id: string, limit: number, ttlMs: number): Promise<number>;
   takeFromWindows(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
   giveBackToWindows(keyCount: number, ...keysAndArgs: (string | number)[]): Promise<number[]>;
@@ -107,6 +114,7 @@ export async function openRedisCounterStore(
   client.defineCommand('takeFromWindows', { lua: TAKE_SCRIPT });
   client.defineCommand('giveBackToWindows', { lua: GIVE_BACK_SCRIPT });
   client.defineCommand('holdLease', { lua: HOLD_LEASE_SCRIPT, numberOfKeys: 1 });
+  client.defineCommand('countLeases', { lua: COUNT_LEASES_SCRIPT, numberOfKeys: 1 });
   const scripts = client as unknown as Scripts;
   // Used only while Redis is unreachable and failing open. Its window ids are handed out negated, so that a
   // refund always goes back to the store that took the points.
@@ -212,6 +220,25 @@ export async function openRedisCounterStore(
           if (error instanceof ReplyError) throw error;
           commandFailed(error);
           return holdLocally(error);
+        },
+      );
+    },
+
+    countLeases(key) {
+      const countLocally = (cause?: unknown) => {
+        if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
+        return local.countLeases(key);
+      };
+      if (client.status !== 'ready' || skipRedis()) return countLocally();
+      return scripts.countLeases(redisKey('leases', key)).then(
+        (count) => {
+          commandSucceeded();
+          return count;
+        },
+        (error: unknown) => {
+          if (error instanceof ReplyError) throw error;
+          commandFailed(error);
+          return countLocally(error);
         },
       );
     },
