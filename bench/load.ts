@@ -1,4 +1,5 @@
 // One measurement: autocannon against one server, a warm-up first (discarded), then a fixed duration.
+import type { IncomingHttpHeaders } from 'node:http';
 import autocannon from 'autocannon';
 import { withCpu } from './cpu.ts';
 
@@ -6,13 +7,14 @@ export interface Request {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: string;
+  headers?: Record<string, string>;
 }
 
 /** A kind of request; `next` gives each request its own target, so that no single row is cached. */
 export interface Workload {
   next(): Request;
   /** Sees each response (the mixed row keeps the ids of the orders it placed, to cancel them). */
-  onResponse?(status: number, body: string): void;
+  onResponse?(status: number, body: string, sent?: { path: string; headers: Record<string, string> }): void;
   /** GraphQL reports errors in a 200 response: such bodies count as errors too. */
   graphql?: boolean;
 }
@@ -32,8 +34,10 @@ export interface LoadResult {
   p99Ms: number;
   /** Connection errors, timeouts, and GraphQL responses with errors. */
   errors: number;
-  /** Count of each non-2xx status received. */
+  /** Count of each non-2xx status received, 304 aside. */
   non2xx: Record<string, number>;
+  /** 304s received: the answer of a revalidation, which a workload that revalidates expects. */
+  notModified: number;
   /** CPU the server spent per response (its process and workers), when measured with its pid. */
   cpuUsPerRequest?: number;
 }
@@ -52,7 +56,7 @@ export async function measure(
 export function summarize(result: autocannon.Result): LoadResult {
   const non2xx = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {})
-      .filter(([status]) => !status.startsWith('2'))
+      .filter(([status]) => !status.startsWith('2') && status !== '304')
       .map(([status, { count }]) => [status, Number(count)]),
   );
   return {
@@ -62,6 +66,7 @@ export function summarize(result: autocannon.Result): LoadResult {
     p99Ms: result.latency.p99,
     errors: result.errors + result.mismatches,
     non2xx,
+    notModified: Number(result.statusCodeStats?.['304']?.count ?? 0),
   };
 }
 
@@ -78,9 +83,22 @@ export function fire(url: string, workload: Workload, settings: LoadSettings, se
       {
         // Fresh headers each time: autocannon writes Content-Length into a headers object its requests share, so a
         // request without a body after one with a body would announce a body it does not send, and hang.
-        setupRequest: (request) => ({ ...request, ...workload.next(), headers: { ...headers } }),
+        setupRequest: (request, context: { path?: string }) => {
+          const next = workload.next();
+          context.path = next.path;
+          return { ...request, ...next, headers: { ...headers, ...next.headers } };
+        },
         ...(onResponse && {
-          onResponse: (status: number, body: string) => onResponse.call(workload, status, body),
+          onResponse: (
+            status: number,
+            body: string,
+            context: { path?: string },
+            received: IncomingHttpHeaders | undefined,
+          ) =>
+            onResponse.call(workload, status, body, {
+              path: context.path ?? '',
+              headers: (received ?? {}) as Record<string, string>,
+            }),
         }),
       },
     ],

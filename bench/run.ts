@@ -97,6 +97,7 @@ function meanOf(first: LoadResult, second: LoadResult): LoadResult {
     p99Ms: mean((r) => r.p99Ms),
     errors: first.errors + second.errors,
     non2xx,
+    notModified: first.notModified + second.notModified,
     cpuUsPerRequest: mean((r) => r.cpuUsPerRequest),
   };
 }

@@ -97,6 +97,25 @@ function mixed(petIds: bigint[], shape: MixedShape, graphqlBodies: boolean): Wor
   };
 }
 
+/**
+ * Reads that send back, as If-None-Match, the ETag each path's last answer carried: after a path's first read
+ * (in the warm-up), each is a revalidation, answered 304 before the operation runs.
+ */
+function revalidating(paths: string[]): Workload {
+  const tags = new Map<string, string>();
+  return {
+    next() {
+      const path = randomOf(paths);
+      const tag = tags.get(path);
+      return { method: 'GET', path, ...(tag && { headers: { 'if-none-match': tag } }) };
+    },
+    onResponse(status, _body, sent) {
+      const tag = sent?.headers.etag;
+      if (sent && status === 200 && tag) tags.set(sent.path, tag);
+    },
+  };
+}
+
 export function benchScenarios({ petIds, categoryIds }: Catalogue): Scenario[] {
   // REST requests on the gateway have the same paths as on the baseline.
   const restById = prepared(petIds.map((id) => ({ method: 'GET', path: `/pets/${id}` })));
@@ -129,6 +148,12 @@ export function benchScenarios({ petIds, categoryIds }: Catalogue): Scenario[] {
       gateway: restById,
       baseline: restById,
       sameAs: 'GraphQL pet(id) + category name',
+    },
+    {
+      // Beside the full read above; the baseline answers it in full (it has no validators).
+      name: 'REST GET /pets/{petId} revalidated (304)',
+      gateway: revalidating(petIds.map((id) => `/pets/${id}`)),
+      baseline: restById,
     },
     { name: 'GraphQL page of 100 pets + category names', gateway: graphqlPage, baseline: restPage },
     {

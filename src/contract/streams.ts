@@ -23,3 +23,17 @@ export const slowConsumer = (behind: Backlog, limit: Backlog) =>
  * ends, which nobody can tell in advance, so a client tries again after a short while.
  */
 export const SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS = 5;
+
+/** The last event of a stream whose API key was revoked while it was open. */
+export const keyRevoked = () =>
+  new ApiError(
+    'UNAUTHENTICATED',
+    'The API key this subscription was opened with has been revoked, so the stream has ended: subscribe again with a valid key',
+  );
+
+/** The last event of a stream whose API key lost a scope the stream needed while it was open. */
+export const scopeLost = (scope: string) =>
+  new ApiError(
+    'FORBIDDEN',
+    `The API key this subscription was opened with no longer has the scope ${scope}, which this stream needs, so the stream has ended`,
+  );

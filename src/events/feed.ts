@@ -13,7 +13,11 @@ export interface Watch<T extends Change> {
   baseline(): Promise<ReadonlyMap<string, number>>;
   /** A change after which the stream has nothing more to carry (its row is gone): the stream ends after it. */
   isLast?(change: T): boolean;
+  /** Given how to end the stream with an error (its caller lost the right to it), answers how to stop watching. */
+  guard?: Guard;
 }
+
+export type Guard = (end: (error: Error) => void) => () => void;
 
 /**
  * The subscriptions' source: streams of committed changes, each row's in commit order. `end` ends every open
@@ -42,23 +46,27 @@ export class ChangeFeed {
     row: string;
     version: () => Promise<number | undefined>;
     accepts: (change: Change) => change is T;
-    isLast?: (change: T) => boolean;
+    isLast: (change: T) => boolean;
     missing: () => Error;
+    guard?: Guard;
   }): Promise<AsyncIterable<T>> {
     if ((await watch.version()) === undefined) throw watch.missing();
     return this.watch({
       accepts: watch.accepts,
       isLast: watch.isLast,
+      guard: watch.guard,
       baseline: async () => new Map([[watch.row, (await watch.version()) ?? -1]]),
     });
   }
 
   /** Listens at once (before the response starts), so that the stream carries every change from now on. */
-  watch<T extends Change>({ accepts, baseline, isLast }: Watch<T>): AsyncIterable<T> {
+  watch<T extends Change>({ accepts, baseline, isLast, guard }: Watch<T>): AsyncIterable<T> {
     let inOrder: InOrder | undefined;
     let unlisten = () => {};
+    let unguard = () => {};
     const stream: ChangeStream<T> = new ChangeStream<T>(() => {
       unlisten();
+      unguard();
       inOrder?.close();
       this.#open.delete(stream as ChangeStream<Change>);
     });
@@ -67,6 +75,7 @@ export class ChangeFeed {
       return stream;
     }
     this.#open.add(stream as ChangeStream<Change>);
+    if (guard) unguard = guard((error) => stream.fail(error));
     const pass = (change: Change) => {
       stream.push(change as T);
       if (isLast?.(change as T)) stream.end();

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import type { HeldTransaction } from '../db/held-transaction.ts';
 import type { Change } from '../events/change.ts';
 import type { ChangeFeed } from '../events/feed.ts';
+import type { KeyWatch } from '../keys/key-watch.ts';
 import type { UsageCounts } from '../usage/counts.ts';
 
 export interface Context {
@@ -20,6 +21,8 @@ export interface Context {
   feed: ChangeFeed;
   /** A key's usage counts (`viewer { usage }`); absent where the gateway counts none. */
   readUsage?: (keyId: bigint) => Promise<UsageCounts>;
+  /** Tells open subscriptions when their key is revoked or its scopes change. */
+  keys: KeyWatch;
 }
 
 /**

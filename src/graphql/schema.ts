@@ -1,3 +1,5 @@
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
+import { specifiedDirectives } from 'graphql';
 import {
   DEFAULT_PETS_BY_ID_DEPRECATION,
   type PetsByIdDeprecation,
@@ -17,5 +19,10 @@ import './types/subscriptions.ts';
 export function buildSchema(
   petsById: PetsByIdDeprecation = petsByIdDeprecation(DEFAULT_PETS_BY_ID_DEPRECATION),
 ) {
-  return builder.toSchema({ sortSchema: true, deprecations: { petsById } });
+  // @defer and @stream are part of the schema (and of schema.graphql), not added by Yoga's plugin at start.
+  return builder.toSchema({
+    sortSchema: true,
+    deprecations: { petsById },
+    directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+  });
 }

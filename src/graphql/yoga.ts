@@ -1,3 +1,4 @@
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
@@ -5,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { openMemoryChangeBus } from '../events/bus.ts';
 import type { Change } from '../events/change.ts';
 import { ChangeFeed } from '../events/feed.ts';
+import { createKeyWatch, type KeyWatch } from '../keys/key-watch.ts';
 import type { Logger } from '../observability/logger.ts';
 import { tracingIsOn } from '../observability/tracing.ts';
 import type { UsageCounts } from '../usage/counts.ts';
@@ -85,6 +87,8 @@ export interface GraphQLServerOptions {
   idempotency: Plugin<Record<string, never>, ServerContext>;
   /** The REST adapter, which answers every path but the GraphQL endpoint. */
   rest: Plugin;
+  /** Re-checks the keys of open subscriptions (default: every 2.5 s, half the default key cache time). */
+  keyWatch?: KeyWatch;
   /** How subscriptions stream (default: a heartbeat every 15 s, a backlog of 1,000 events or 1 MiB). */
   eventStreams?: EventStreams;
   /** Absent: every operation executes. */
@@ -123,6 +127,8 @@ export function apiStages(options: GraphQLServerOptions) {
       maxDocumentNesting: options.limits.maxDepth + MAX_VARIABLE_DEPTH + 2,
     }),
     'query limits': useQueryLimits(options.limits),
+    // @defer and @stream (docs/graphql.md): their validation rules; the answer is multipart/mixed or SSE.
+    'defer and stream': useDeferStream(),
     'client error codes': useClientErrorCodes(),
     // In production no error names a part of the schema the request did not ("Did you mean …?").
     'hide suggestions': options.production ? useHideSuggestions() : {},
@@ -154,6 +160,7 @@ export function apiStages(options: GraphQLServerOptions) {
 /** The GraphQL server, which serves REST too: schema, context, error masking, and the API's pipeline. */
 export function createGraphQLServer(options: GraphQLServerOptions) {
   const { publish, feed } = options.changes ?? inProcessChanges(options.logger);
+  const keys = options.keyWatch ?? createKeyWatch(options.prisma, { intervalMs: 2_500, log: options.logger });
   return createYoga<ServerContext, Context>({
     schema: options.schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -163,8 +170,16 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     healthCheckEndpoint: ' ',
     context: ({ caller, quota, transaction }) => {
       if (!caller || !quota) throw new Error('The rate-limit layer identified no caller for this request');
-      const prisma = transaction?.prisma ?? options.prisma;
-      return { prisma, caller, quota, transaction, publish, feed, readUsage: options.readUsage };
+      return {
+        prisma: transaction?.prisma ?? options.prisma,
+        caller,
+        quota,
+        transaction,
+        publish,
+        feed,
+        keys,
+        readUsage: options.readUsage,
+      };
     },
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     batching: { limit: MAX_BATCH_SIZE },

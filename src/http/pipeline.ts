@@ -20,6 +20,7 @@ import { buildSchema } from '../graphql/schema.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { useIdempotency } from '../idempotency/plugin.ts';
 import { sweepPeriodically } from '../idempotency/sweep.ts';
+import { createKeyWatch } from '../keys/key-watch.ts';
 import { createKeyLookup } from '../keys/lookup.ts';
 import { createLogger, type Logger } from '../observability/logger.ts';
 import { createMetrics } from '../observability/metrics.ts';
@@ -44,6 +45,9 @@ import { createFrontDoorRoutes, prefersHtml } from './front-door.ts';
 import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
 import { createStaticAsset, REVALIDATE } from './static-asset.ts';
+
+// With API_KEY_CACHE_TTL_MS at 0 (no cache), open streams still read their keys no more often than this.
+const KEY_WATCH_MIN_INTERVAL_MS = 250;
 
 /**
  * The pipeline every request goes through. Its stages, in order, each answering the request or handing it on:
@@ -158,6 +162,11 @@ export async function createPipeline({
   const api = createGraphQLServer({
     prisma: db.prisma,
     changes: { publish: changes.publish, feed },
+    // Twice per key cache time: a stream ends within that time of its key's revocation, as its requests would.
+    keyWatch: createKeyWatch(db.prisma, {
+      intervalMs: Math.max(KEY_WATCH_MIN_INTERVAL_MS, config.rateLimit.keyCacheTtlMs / 2),
+      log: logger,
+    }),
     eventStreams,
     schema,
     limits: config.graphqlLimits,
@@ -240,8 +249,13 @@ export async function createPipeline({
     await Promise.all([counters.close(), changes.close(), usage.close()]);
   }
 
-  /** Completes every open subscription stream (and any opened from now on), so that none holds a shutdown. */
+  /**
+   * Cuts every open subscription stream's connection (and any opened from now on), so that none holds a shutdown
+   * and their clients reconnect, as after a dropped connection: a `complete` event would tell them the
+   * subscription is over.
+   */
   function endSubscriptions() {
+    eventStreams.dropAll();
     feed.end();
   }
 

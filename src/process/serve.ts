@@ -9,7 +9,7 @@ import { listenFailure } from './startup-error.ts';
 /**
  * Serves the pipeline on the configured host and port, in this process. `stop` first drains for
  * SHUTDOWN_DELAY_MS (/readyz answers 503, every response `Connection: close`, new connections still accepted),
- * then completes open subscription streams, stops accepting, lets requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and
+ * then cuts open subscription streams' connections (their clients reconnect), stops accepting, lets requests in flight finish (for at most SHUTDOWN_TIMEOUT_MS), and closes Redis and
  * the database.
  */
 export async function serve(config: Config, db: Database, logger: Logger) {
@@ -44,8 +44,8 @@ export async function serve(config: Config, db: Database, logger: Logger) {
         logger.info(`draining: /readyz answers 503; serving for SHUTDOWN_DELAY_MS=${config.shutdownDelayMs}`);
         await sleep(config.shutdownDelayMs);
       }
-      // An open subscription stream is a response that never finishes by itself: it completes now, and its
-      // client reconnects elsewhere.
+      // An open subscription stream is a response that never finishes by itself: its connection is cut now (no
+      // `complete`, which would tell its client the subscription is over), and its client reconnects elsewhere.
       pipeline.endSubscriptions();
       const [cutOff] = await Promise.all([
         listener.close(config.shutdownTimeoutMs),

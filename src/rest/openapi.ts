@@ -14,6 +14,7 @@ const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same 
 - **Errors** are the Error object \`{code, message, status}\` with the HTTP status equal to \`status\`; the message names the field at fault. Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
 - **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
 - **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and \`X-RateLimit-Budget: plan\`; over the limit, 429 with \`Retry-After\`.
+- **Caching**: every GET answer (200) carries an \`ETag\` made of the store's change counters of what it read and of the request, equal in every gateway process. Send it back as \`If-None-Match\`: while nothing it read has changed, the answer is 304 with no body, decided before the operation runs, and it does not count against the rate limit (the rate-limit headers still show the window). \`Cache-Control\` says who may keep an answer: \`public\` for catalogue reads (with the configured \`max-age\`, else \`no-cache\`: revalidate each time), \`private, no-cache\` for your own orders, \`no-store\` for writes and errors. \`Vary: Accept, Accept-Encoding, X-API-Key\`. Answers from 1 KB are compressed (br, gzip) by \`Accept-Encoding\`.
 - **Browsers**: pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`); credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
 - **Unavailable**: when the database or the rate-limit store is unreachable or does not answer in time (\`DATABASE_STATEMENT_TIMEOUT_MS\`, a few seconds), and for a request still running when the gateway stops, 503 \`UNAVAILABLE\` with \`Retry-After\`: retry, possibly on another instance.
 - **Idempotent writes**: send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body (compared by meaning: JSON keys in any order, an id as number or text) within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.`;
@@ -53,6 +54,15 @@ const HEADERS = {
   Deprecation: header(PETS_BY_ID_HEADERS.Deprecation, STRING),
   Sunset: header(PETS_BY_ID_HEADERS.Sunset, STRING),
   Successor: header(PETS_BY_ID_HEADERS.Successor, STRING),
+  ETag: header(
+    "The answer's entity tag (weak): send it as `If-None-Match` to get 304 while nothing the answer read has changed.",
+    STRING,
+  ),
+  'Cache-Control': header(
+    '`public, max-age=N` or `public, no-cache` for catalogue reads, `private, no-cache` for your own, `no-store` otherwise.',
+    STRING,
+  ),
+  Vary: header('`Accept, Accept-Encoding, X-API-Key`: what changes an answer besides its URL.', STRING),
   'Idempotent-Replayed': header(
     '`true` when this is the recorded response to an earlier request with the same `Idempotency-Key`.',
     { type: 'string', enum: ['true'] },
@@ -127,6 +137,23 @@ const headerRefs = (...names: HeaderName[]) =>
     names.map((name) => [HTTP_NAME[name] ?? name, { $ref: `#/components/headers/${name}` }]),
   );
 
+const CACHING_HEADERS = ['ETag', 'Cache-Control', 'Vary'] as const;
+
+const NOT_MODIFIED = (headers: HeaderName[]) => ({
+  description:
+    'Not modified: `If-None-Match` named the current `ETag`, so the answer you hold is still current. No body; not counted against the rate limit.',
+  headers: headerRefs(...headers),
+});
+
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of an answer you hold (or several, comma-separated): 304 while it is still current, without counting against the rate limit. `*` is not honoured.',
+  schema: { type: 'string' },
+};
+
 const RATE_LIMIT_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
@@ -153,7 +180,7 @@ export function createOpenApiDocument(options: { schema: GraphQLSchema; petsById
     components: {
       schemas: RESOURCES,
       headers: HEADERS,
-      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY, IfNoneMatch: IF_NONE_MATCH },
       securitySchemes: {
         ApiKey: {
           type: 'apiKey',
@@ -208,6 +235,7 @@ function operation(
         ...(schema.type === 'array' && { style: 'form', explode: false }),
       })),
       ...(isWrite(route) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+      ...(route.method === 'GET' ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
     ],
     ...(route.body && {
       requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.schema) } } },
@@ -229,9 +257,16 @@ function responses(route: Route, extraHeaders: readonly HeaderName[]) {
   const { success } = route;
   const result: Record<string, unknown> = {};
   const common = [...RATE_LIMIT_HEADERS, ...extraHeaders];
+  // A GET's answer is tagged, and answered 304 when the client holds it.
+  const read = route.method === 'GET';
+  const caching = read ? CACHING_HEADERS : [];
   switch (success.kind) {
     case 'resource':
-      result['200'] = { description: 'OK.', headers: headerRefs(...common), content: json(success.schema) };
+      result['200'] = {
+        description: 'OK.',
+        headers: headerRefs(...common, ...caching),
+        content: json(success.schema),
+      };
       break;
     case 'created':
       result['201'] = {
@@ -243,13 +278,14 @@ function responses(route: Route, extraHeaders: readonly HeaderName[]) {
     case 'page':
       result['200'] = {
         description: 'A page of the list, in id order; `Link` gives the next page when there is one.',
-        headers: headerRefs(...common, 'NextPage'),
+        headers: headerRefs(...common, ...caching, 'NextPage'),
         content: json(success.schema),
       };
       break;
     case 'deleted':
       result['204'] = { description: 'Done; no body.', headers: headerRefs(...common) };
   }
+  if (read) result['304'] = NOT_MODIFIED([...RATE_LIMIT_HEADERS, ...CACHING_HEADERS]);
   const byStatus = new Map<number, { code: ErrorCode; when: string }[]>();
   for (const error of errorsOf(route)) {
     const status = ERROR_STATUS[error.code];

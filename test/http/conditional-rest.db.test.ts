@@ -4,6 +4,8 @@ import { openDatabase } from '../../src/db/client.ts';
 import { listen } from '../../src/http/listener.ts';
 import { createPipeline } from '../../src/http/pipeline.ts';
 import { createLogger } from '../../src/observability/logger.ts';
+import { ROUTES } from '../../src/rest/routes.ts';
+import { createRestClient } from '../rest/client.ts';
 import { startCountingTestApp, type TestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
@@ -150,6 +152,23 @@ describe('REST GETs answer with an entity tag', () => {
     expect(stranger.headers.get('etag')).not.toBe(tag);
     const anonymous = await get('/store/orders', { key: null, headers: { 'if-none-match': tag } });
     expect(anonymous.status).toBe(200);
+  });
+
+  it('every GET route: 200 with its tag, then 304 on it, each as /openapi.json documents it', async () => {
+    const client = await createRestClient(app);
+    const order = await app.ok(`mutation { placeOrder(input: { petId: ${petId} }) { id } }`);
+    const ids: Record<string, number> = { petId, categoryId, orderId: order.placeOrder.id };
+    const paths = ROUTES.filter((route) => route.method === 'GET').map((route) =>
+      route.path.replace(/\{(\w+)\}/g, (_, name: string) => String(ids[name])),
+    );
+    for (const path of paths) {
+      const full = await client.get(path);
+      expect(full.status, path).toBe(200);
+      const etag = full.headers.get('etag') as string;
+      const revalidated = await client.get(path, { headers: { 'if-none-match': etag } });
+      expect(revalidated.status, path).toBe(304);
+      expect(revalidated.text, path).toBe('');
+    }
   });
 
   it('errors, writes and unknown keys are never tagged nor answered 304', async () => {

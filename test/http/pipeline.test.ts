@@ -128,6 +128,7 @@ describe("the API's stages (Yoga's plugins)", () => {
     });
     expect(Object.keys(stages)).toEqual([
       'operation names',
+      'tracing',
       'HTTP caching',
       'rate limit',
       'CSRF prevention',
@@ -145,6 +146,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'idempotency',
       'Int64 JSON',
       'response cache',
+      'list plans',
       'REST adapter',
       'compression',
     ]);

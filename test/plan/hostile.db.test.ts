@@ -75,6 +75,17 @@ it('aliases of one list field with different arguments, merged keys, fragments a
   );
 });
 
+it('connections that read none of their rows (only pageInfo, only __typename), also of an empty category', async () => {
+  for (const query of [
+    '{ categories { edges { node { pets { pageInfo { hasNextPage } } } } } }',
+    '{ categories { edges { node { pets { __typename } } } } }',
+    '{ pets(categoryId: 5) { pageInfo { hasPreviousPage hasNextPage } } }',
+    '{ pets(categoryId: 5) { pageInfo { startCursor endCursor } } }',
+  ]) {
+    await same(query, undefined, { planned: true });
+  }
+});
+
 it('@include and @skip with variables: one document, each combination its own selection', async () => {
   const query = `query($a: Boolean!, $b: Boolean!) {
     pets(first: 3) { edges { node { id name @include(if: $a) category @skip(if: $b) { name } } } pageInfo @include(if: $b) { hasNextPage } }

@@ -30,6 +30,8 @@ export async function startTwins() {
     PLACE_ORDER_PER_MINUTE: '100000',
     RESPONSE_CACHE_ENTRIES: '0',
     GRAPHQL_MAX_COST: String(NESTED_ROW_COST),
+    // Anonymous callers are on the free plan: the twins send them many requests too.
+    RATE_LIMIT_PLANS: JSON.stringify({ free: { perMinute: 1_000_000, perDay: 10_000_000 } }),
   };
   const planned = await createPipeline({ config: loadConfig(base), db: database.db });
   const resolved = await createPipeline({

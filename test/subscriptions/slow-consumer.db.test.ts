@@ -89,5 +89,5 @@ describe('a subscriber that stops reading', () => {
     expect((await later.nextCount(20)).map((e) => e.data.inventoryChanged.version)).toEqual(
       Array.from({ length: 20 }, (_, i) => changes + i + 1),
     );
-  });
+  }, 120_000);
 });

@@ -127,6 +127,12 @@ describe('inventoryChanged', () => {
     ]);
     expect(events.map((e) => e.version)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => baseline + n));
     expect(events.every((e) => e.petId === pet.id)).toBe(true);
+    // The deletion was the pet's last event: the stream completes right after it.
+    await stream.ended;
+    expect(stream.events.filter((e) => e.event !== 'comment').map((e) => e.event)).toEqual([
+      ...events.map(() => 'next'),
+      'complete',
+    ]);
   });
 
   it("without petId, streams every pet's changes, new pets included", async () => {
@@ -204,6 +210,35 @@ describe('orderChanged', () => {
       { ...order, shipDate: '2027-01-02T03:04:05.000Z', cancelled: false, version: 1 },
       { ...order, shipDate: '2027-01-02T03:04:05.000Z', cancelled: true, version: 2 },
     ]);
+    // The cancellation was the order's last event: the stream completes right after it.
+    await stream.ended;
+    expect(stream.events.filter((e) => e.event !== 'comment').map((e) => e.event)).toEqual([
+      'next',
+      'next',
+      'complete',
+    ]);
+  });
+
+  it('stays open after an order is completed: its ship date can still change', async () => {
+    const pet = await stocked(5);
+    const { placeOrder } = await app.ok(`mutation($p: Int64!) { placeOrder(input: { petId: $p }) { id } }`, {
+      p: pet.id,
+    });
+    const stream = await watch(`subscription($id: Int64!) { orderChanged(id: $id) { complete version } }`, {
+      variables: { id: placeOrder.id },
+    });
+    await app.ok(`mutation($id: Int64!) { updateOrder(id: $id, input: { complete: true }) { id } }`, {
+      id: placeOrder.id,
+    });
+    await app.ok(
+      `mutation($id: Int64!) { updateOrder(id: $id, input: { shipDate: "2027-02-03T00:00:00Z" }) { id } }`,
+      { id: placeOrder.id },
+    );
+    expect((await stream.nextCount(2)).map((e) => e.data.orderChanged)).toEqual([
+      { complete: true, version: 1 },
+      { complete: true, version: 2 },
+    ]);
+    expect(stream.events.some((e) => e.event === 'complete')).toBe(false);
   });
 
   it('lets a key watch only the orders it may read, as the order query does', async () => {

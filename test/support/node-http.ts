@@ -1,9 +1,10 @@
-import { type Agent, request } from 'node:http';
+import { type Agent, type IncomingHttpHeaders, request } from 'node:http';
 
 export interface Answer {
   status: number;
   connection: string | undefined;
   requestId: string;
+  headers: IncomingHttpHeaders;
   /** Parsed when the response is JSON, else the text. */
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions, not types
   body: any;
@@ -48,6 +49,7 @@ export function send(
           status: res.statusCode ?? 0,
           connection: res.headers.connection,
           requestId: String(res.headers['x-request-id']),
+          headers: res.headers,
           body: text && res.headers['content-type']?.includes('json') ? JSON.parse(text) : text,
         }),
       );

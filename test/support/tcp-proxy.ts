@@ -3,7 +3,8 @@ import { createServer, type Server, Socket } from 'node:net';
 /**
  * A TCP proxy in front of a dependency (PostgreSQL, Redis) that a test can pause: while paused, nothing is
  * forwarded either way and every connection stays open, as when the dependency is SIGSTOPped or the network
- * silently drops packets. New connections are accepted while paused and forwarded once resumed.
+ * silently drops packets. New connections are accepted while paused and forwarded once resumed. It also stands
+ * in for a load balancer, whose target a test can change.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
   let paused = false;
@@ -53,6 +54,10 @@ export async function startTcpProxy(target: { host: string; port: number }) {
         client.resume();
         upstream.resume();
       }
+    },
+    /** Forwards new connections to `next` from now on (a load balancer that took the old target out). */
+    retarget(next: { host: string; port: number }) {
+      target = next;
     },
     /** Closes every connection open now (a database restarted, a network cut); new ones are forwarded. */
     dropConnections() {

@@ -24,9 +24,10 @@ export function statementShapeOf(pages: readonly PageArguments[]): string {
 
 /**
  * The one statement that answers a planned selection for requests of this shape: a SELECT of one column, the
- * `data` object's JSON text. Every connection is a subquery that reads one more row than its page (to know
- * whether another page exists) in its paging order, as the resolvers' Prisma query does, then aggregates the
- * page in ascending order; rows below it are correlated subqueries. Values are never part of the text.
+ * `data` object's JSON text. Every connection is a subquery that reads its page in paging order, as the
+ * resolvers' Prisma query does (the cursor's row on, skipping one; LIMIT the page size), and aggregates it in
+ * ascending order; whether another page exists is an EXISTS on the row after it; rows below it are correlated
+ * subqueries. Values are never part of the text.
  */
 export function compileStatement(
   plan: SelectionPlan,
@@ -52,7 +53,10 @@ export function compileStatement(
 
   interface ConnectionScope {
     connection: ConnectionPlan;
-    aggregate: string;
+    /** The alias of the page's rows. */
+    row: string;
+    /** A condition: a row follows the page. */
+    more: () => string;
   }
 
   function member(value: Member['value'], alias: string, model: string, scope?: ConnectionScope): string {
@@ -83,7 +87,10 @@ export function compileStatement(
         return dialect.nested(connection(value.connection, alias || undefined), true, '');
       case 'edges':
         if (!scope) throw new Error('edges outside a connection');
-        return dialect.embed(`${scope.aggregate}."edges"`);
+        return dialect.arrayAgg(
+          object(value.members, scope.row, model, scope),
+          `${scope.row}.${quote(scope.connection.cursor.name)}`,
+        );
       case 'pageInfo':
         if (!scope) throw new Error('pageInfo outside a connection');
         return object(value.members, alias, model, scope);
@@ -92,7 +99,7 @@ export function compileStatement(
         if (!scope) throw new Error('pageInfo outside a connection');
         const page = pages[scope.connection.id] as PageArguments;
         // As Pothos answers: a `before` page has a next one, a `last` page none, an `after` page a previous one.
-        const full = () => dialect.boolean(`${scope.aggregate}."rows" > ${size(scope.connection.id)}`);
+        const full = () => dialect.boolean(scope.more());
         if (value.kind === 'hasNextPage') {
           return page.before ? dialect.boolean('1 = 1') : page.backward ? dialect.boolean('1 = 0') : full();
         }
@@ -101,7 +108,8 @@ export function compileStatement(
       case 'startCursor':
       case 'endCursor': {
         if (!scope) throw new Error('pageInfo outside a connection');
-        const id = `${scope.aggregate}."${value.kind === 'startCursor' ? 'first' : 'last'}"`;
+        const key = `${scope.row}.${quote(scope.connection.cursor.name)}`;
+        const id = `${value.kind === 'startCursor' ? 'min' : 'max'}(${key})`;
         return dialect.string(dialect.cursor(id), true);
       }
       case 'cursor':
@@ -119,54 +127,56 @@ export function compileStatement(
   function connection(plan: ConnectionPlan, parentAlias?: string): string {
     const page = pages[plan.id] as PageArguments;
     const row = `t${++aliases}`;
-    const paged = `p${aliases}`;
-    const aggregate = `a${aliases}`;
     const table = dialect.table(plan.model);
     const cursor = quote(plan.cursor.name);
     const direction = page.backward ? 'DESC' : 'ASC';
-    const conditions: string[] = [];
-    if (plan.join && parentAlias) {
-      conditions.push(`${row}.${quote(plan.join.column)} = ${parentAlias}.${quote(plan.join.parentColumn)}`);
-    }
-    conditions.push(
-      conditionOf(plan.model, row, page.where, (column, read) =>
-        bind(column, (p) => read((p[plan.id] as PageArguments).where)),
-      ),
-    );
-    if (page.cursorId !== undefined) {
-      // Prisma's cursor: from the cursor's row on (none when it no longer exists), skipping one row.
-      const id = bind(plan.cursor, (p) => (p[plan.id] as PageArguments).cursorId);
+    const offset = page.cursorId !== undefined ? 1 : 0;
+    // The rows of the connection under `alias`, in paging order, from `skip` rows after the cursor's on.
+    const rows = (alias: string, columns: string, limit: string, skip: string) => {
+      const conditions: string[] = [];
+      if (plan.join && parentAlias) {
+        conditions.push(
+          `${alias}.${quote(plan.join.column)} = ${parentAlias}.${quote(plan.join.parentColumn)}`,
+        );
+      }
       conditions.push(
-        `${row}.${cursor} ${page.backward ? '<=' : '>='} (SELECT c.${cursor} FROM ${table} c WHERE c.${cursor} = ${id})`,
+        conditionOf(plan.model, alias, page.where, (column, read) =>
+          bind(column, (p) => read((p[plan.id] as PageArguments).where)),
+        ),
       );
-    }
-    const limit = bind(BIGINT, (p) => BigInt((p[plan.id] as PageArguments).size + 1));
-    const rows = `SELECT * FROM ${table} ${row} WHERE ${conditions.join(' AND ')} ORDER BY ${row}.${cursor} ${direction} LIMIT ${limit}${page.cursorId !== undefined ? ' OFFSET 1' : ''}`;
-    const scope: ConnectionScope = { connection: plan, aggregate };
-
-    const edges = plan.members.find((m) => m.value.kind === 'edges')?.value;
-    const pageInfo = plan.members.find((m) => m.value.kind === 'pageInfo')?.value;
-    const number = `row_number() OVER (ORDER BY ${row}.${cursor} ${direction})`;
-    const columns = [`${row}.${cursor} AS "k"`, `${number} AS "n"`];
-    if (edges?.kind === 'edges') {
-      columns.push(
-        `CASE WHEN ${number} <= ${size(plan.id)} THEN ${object(edges.members, row, plan.model, scope)} END AS "j"`,
-      );
-    }
-    const aggregates = ['count(*) AS "rows"'];
-    if (edges)
-      aggregates.push(
-        `${dialect.arrayAgg(`${paged}."j"`, `${paged}."k"`, `${paged}."n" <= ${size(plan.id)}`)} AS "edges"`,
-      );
-    const wants = (kind: string) =>
-      pageInfo?.kind === 'pageInfo' && pageInfo.members.some((m) => m.value.kind === kind);
-    if (wants('startCursor'))
-      aggregates.push(`min(${paged}."k") FILTER (WHERE ${paged}."n" <= ${size(plan.id)}) AS "first"`);
-    if (wants('endCursor'))
-      aggregates.push(`max(${paged}."k") FILTER (WHERE ${paged}."n" <= ${size(plan.id)}) AS "last"`);
-    // The page's object reads the aggregates; its placeholders come after theirs, in the text's order.
+      if (page.cursorId !== undefined) {
+        // Prisma's cursor: from the cursor's row on (none when it no longer exists), skipping one row.
+        const id = bind(plan.cursor, (p) => (p[plan.id] as PageArguments).cursorId);
+        conditions.push(
+          `${alias}.${cursor} ${page.backward ? '<=' : '>='} (SELECT c.${cursor} FROM ${table} c WHERE c.${cursor} = ${id})`,
+        );
+      }
+      return `SELECT ${columns} FROM ${table} ${alias} WHERE ${conditions.join(' AND ')} ORDER BY ${alias}.${cursor} ${direction} LIMIT ${limit} OFFSET ${skip}`;
+    };
+    const scope: ConnectionScope = {
+      connection: plan,
+      row,
+      // Whether a row follows the page in paging order: what Pothos learns from reading one row more.
+      more: () =>
+        `EXISTS (${rows(
+          `${row}x`,
+          '1',
+          '1',
+          bind(BIGINT, (p) => BigInt((p[plan.id] as PageArguments).size + offset)),
+        )})`,
+    };
+    // The page object aggregates the page's rows in one SELECT (an empty page is one row too); one that reads
+    // none of them (only whether there is another page) selects from no rows at all.
     const pageObject = object(plan.members, row, plan.model, scope);
-    return `SELECT ${pageObject} FROM (SELECT ${aggregates.join(', ')} FROM (SELECT ${columns.join(', ')} FROM (${rows}) ${row}) ${paged}) ${aggregate}`;
+    const readsRows = plan.members.some(
+      ({ value }) =>
+        value.kind === 'edges' ||
+        (value.kind === 'pageInfo' &&
+          value.members.some((m) => m.value.kind === 'startCursor' || m.value.kind === 'endCursor')),
+    );
+    if (!readsRows) return `SELECT ${pageObject}`;
+    const source = rows(row, '*', size(plan.id), String(offset));
+    return `SELECT ${pageObject} FROM (${source}) ${row}`;
   }
 
   const marked = `SELECT ${dialect.root(object(plan.members, '', ''))} AS "json"`;

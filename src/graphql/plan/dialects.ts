@@ -15,8 +15,6 @@ export interface Dialect {
   placeholder(marker: string, column: Column): string;
   /** The placeholder of the `index`th (from 1) bound value in the text. */
   numbered(index: number): string;
-  /** A JSON text that an aggregate or subquery column holds, as a member value. */
-  embed(sql: string): string;
   /** A column's value as JSON; `nullable`: SQL NULL is JSON null. */
   column(alias: string, column: Column, nullable: boolean): string;
   /** A JSON string that is the SQL text expression's value; `nullable`: NULL is JSON null. */
@@ -34,8 +32,8 @@ export interface Dialect {
   /** One of a few constant strings, chosen by CASE; one that matches none fails the statement as above. */
   chosen(cases: readonly [string, string][], rowRef: string): string;
   object(members: readonly [string, string][]): string;
-  /** The JSON array of the rows' `json` texts, in `order`, of the rows that match `filter`. */
-  arrayAgg(json: string, order: string, filter: string): string;
+  /** The JSON array of the rows' `json` values, in `order` (an aggregate: one per SELECT). */
+  arrayAgg(json: string, order: string): string;
   /** The cursor of the row whose cursor column is `id` (NULL when it is). */
   cursor(id: string): string;
   /** The statement's one column, from the root object. */
@@ -73,7 +71,6 @@ export function postgresql(schema: string | undefined): Dialect {
         ? `CAST(${marker}::text AS ${prefix}${quote(column.enumName ?? '')})`
         : `${marker}::${POSTGRES_CASTS[column.kind]}`,
     numbered: (index) => `$${index}`,
-    embed: (sql) => sql,
     column(alias, column, nullable) {
       const ref = `${alias}.${quote(column.name)}`;
       let json: string;
@@ -115,8 +112,7 @@ export function postgresql(schema: string | undefined): Dialect {
       parts.push(literal(`${text}}`));
       return `(${parts.join(' || ')})`;
     },
-    arrayAgg: (json, order, filter) =>
-      `'[' || coalesce(string_agg(${json}, ',' ORDER BY ${order}) FILTER (WHERE ${filter}), '') || ']'`,
+    arrayAgg: (json, order) => `'[' || coalesce(string_agg(${json}, ',' ORDER BY ${order}), '') || ']'`,
     cursor: (id) => `encode(convert_to('GPC:I:' || ${id}::text, 'UTF8'), 'base64')`,
     root: (object) => object,
   };
@@ -127,7 +123,6 @@ export const sqlite: Dialect = {
   table: (model) => `"main".${quote(model)}`,
   placeholder: (marker) => marker,
   numbered: () => '?',
-  embed: (sql) => `json(${sql})`,
   column(alias, column, _nullable) {
     const ref = `${alias}.${quote(column.name)}`;
     switch (column.kind) {
@@ -147,8 +142,8 @@ export const sqlite: Dialect = {
   chosen: (cases, rowRef) =>
     `coalesce(CASE ${cases.map(([when, text]) => `WHEN ${when} THEN ${literal(text)}`).join(' ')} END, json(${rowRef} || '!'))`,
   object: (members) => `json_object(${members.map(([key, json]) => `${literal(key)}, ${json}`).join(', ')})`,
-  arrayAgg: (json, order, filter) =>
-    `json_group_array(json(${json}) ORDER BY ${order}) FILTER (WHERE ${filter})`,
+  // The members are json_object values of the same SELECT: no text to parse again.
+  arrayAgg: (json, order) => `json_group_array(${json} ORDER BY ${order})`,
   // Registered on each connection (db/sqlite-connection.ts): core SQLite has no base64.
   cursor: (id) => `gateway_cursor(${id})`,
   root: (object) => object,

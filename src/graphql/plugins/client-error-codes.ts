@@ -3,15 +3,17 @@ import type { Plugin } from 'graphql-yoga';
 import { ERROR_STATUS } from '../../contract/errors.ts';
 import { markClientError } from '../errors.ts';
 
-const NOT_ACCEPTABLE = JSON.stringify({
-  errors: [
-    {
-      message:
-        'Accept names no type /graphql answers with: accept application/json or application/graphql-response+json',
-      extensions: { code: 'NOT_ACCEPTABLE', status: ERROR_STATUS.NOT_ACCEPTABLE },
-    },
-  ],
-});
+const notAcceptable = (message: string) =>
+  JSON.stringify({
+    errors: [{ message, extensions: { code: 'NOT_ACCEPTABLE', status: ERROR_STATUS.NOT_ACCEPTABLE } }],
+  });
+const NO_TYPE = notAcceptable(
+  'Accept names no type /graphql answers with: accept application/json or application/graphql-response+json',
+);
+// A client that accepts JSON was refused because the answer comes in parts.
+const IN_PARTS = notAcceptable(
+  'This operation answers in parts (@defer or @stream): accept multipart/mixed or text/event-stream, or leave the directives out',
+);
 
 /**
  * Documents that do not parse or validate never reach the error mask: Yoga answers them itself with codes of
@@ -21,11 +23,14 @@ const NOT_ACCEPTABLE = JSON.stringify({
  */
 export function useClientErrorCodes(): Plugin {
   return {
-    onResponse({ response, setResponse, fetchAPI }) {
+    onResponse({ request, response, setResponse, fetchAPI }) {
       if (response.status !== ERROR_STATUS.NOT_ACCEPTABLE || response.body !== null) return;
       const headers = new fetchAPI.Headers(response.headers);
       headers.set('content-type', 'application/json; charset=utf-8');
-      setResponse(new fetchAPI.Response(NOT_ACCEPTABLE, { status: response.status, headers }));
+      const acceptsJson = /application\/(graphql-response\+)?json/.test(request.headers.get('accept') ?? '');
+      setResponse(
+        new fetchAPI.Response(acceptsJson ? IN_PARTS : NO_TYPE, { status: response.status, headers }),
+      );
     },
     onParse:
       () =>

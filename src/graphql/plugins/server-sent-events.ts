@@ -40,13 +40,12 @@ export function createEventStreams(options: EventStreamOptions) {
       subscriptions.add(args.contextValue.request);
     },
     onResultProcess({ request, result, setResultProcessor, serverContext }) {
-      const acceptsStream = request.headers.get('accept')?.includes('text/event-stream') ?? false;
       if (!isAsyncIterable(result)) {
-        if (acceptsStream) setResultProcessor(singleAnswer, 'text/event-stream');
+        if (answeredAsEventStream(request)) setResultProcessor(singleAnswer, 'text/event-stream');
         return;
       }
       // Other streaming results (none yet: @defer and @stream) go to the type the client asked for.
-      if (!acceptsStream && !subscriptions.has(request)) return;
+      if (!subscriptions.has(request)) return;
       const { res } = serverContext as { res?: ServerResponse };
       setResultProcessor((stream, fetchAPI) => {
         const served = eventStream(stream as AsyncIterable<ExecutionResult>, fetchAPI, res, options);
@@ -76,6 +75,17 @@ export type EventStreams = ReturnType<typeof createEventStreams>;
 
 const encoder = new TextEncoder();
 const COMPLETE = encoder.encode('event: complete\ndata:\n\n');
+
+// Media types that Yoga answers a single result with as JSON, which it prefers to an event stream.
+const JSON_TYPES = new Set(['application/graphql-response+json', 'application/json', 'application/*', '*/*']);
+
+/** Whether Yoga answers a single result as an event stream: the client accepts that and no JSON. */
+function answeredAsEventStream(request: Request): boolean {
+  const types = (request.headers.get('accept') ?? '*/*')
+    .split(',')
+    .map((type) => type.split(';')[0]?.trim().toLowerCase() ?? '');
+  return types.includes('text/event-stream') && !types.some((type) => JSON_TYPES.has(type));
+}
 
 /**
  * A result that is not a stream (a refusal, or a query sent with Accept: text/event-stream): its `next` event, then
@@ -146,7 +156,9 @@ function eventStream(
     stopSource();
     markClosed();
   };
+  let dropped = false;
   const drop = () => {
+    dropped = true;
     backlog.length = 0;
     finish();
     end();
@@ -209,6 +221,7 @@ function eventStream(
           });
           wake = undefined;
         }
+        if (dropped) return;
         const chunk = backlog.shift();
         if (chunk) {
           backlogBytes -= chunk.byteLength;
