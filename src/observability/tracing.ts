@@ -9,15 +9,6 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  NodeTracerProvider,
-  SimpleSpanProcessor,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace-node';
-import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import { requestContextOf } from './request-context.ts';
 
