@@ -198,8 +198,10 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
         identified.set(request, identity);
         // An unknown key is refused as always: nothing is answered for it.
         if (identity.keyRefused) return false;
+        // A tag that cannot be made (the database unreachable) leaves the request untagged: the operation then
+        // answers as it would, with the database's own error when it is down.
         return andThen(
-          counted(() => tag(identity.caller)),
+          untaggedOnFailure(() => tag(identity.caller)),
           (validator) => {
             serverContext.validator = validator;
             if (!validator || !notModified(request.headers.get('if-none-match'), validator.tag)) return false;
@@ -312,6 +314,15 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
 }
 
 function noop() {}
+
+function untaggedOnFailure<T>(step: () => MaybePromise<T>): MaybePromise<T | undefined> {
+  try {
+    const value = step();
+    return isPromise(value) ? value.catch(() => undefined) : value;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Why a 429 was answered, for the key's usage page; undefined for any other status. */
 function refusalKind(quota: RequestQuota, status: number): string | undefined {

@@ -136,6 +136,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'trusted documents',
       'nesting depth',
       'query limits',
+      'defer and stream',
       'client error codes',
       'hide suggestions',
       'writes need a key',

@@ -185,7 +185,9 @@ it('a directive it does not know, an unknown argument or field: the resolvers an
   await same(`{ pets(first: 1) { edges { node { id ... @unknown { name } } } } }`);
   // @defer and @stream answer in parts, which the planner leaves to the resolvers: the same parts either way.
   await same(`{ pets(first: 1) { edges { node { id ... @defer { name } } } } }`, undefined, { json: false });
-  await same(`{ pets(first: 2) { edges @stream(initialCount: 1) { node { id } } } }`, undefined, { json: false });
+  await same(`{ pets(first: 2) { edges @stream(initialCount: 1) { node { id } } } }`, undefined, {
+    json: false,
+  });
   await same(`{ pets(first: 1, sort: "name") { edges { node { id } } } }`);
   await same(`{ pets(first: 1) { totalCount } }`);
   await same(`{ pets(first: 1) { edges { node { id } } } pet(id: 1) { name } }`);

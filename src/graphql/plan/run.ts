@@ -1,11 +1,13 @@
 import type { Db } from '../../db/client.ts';
+import { isDatabaseUnavailable } from '../../store/prisma-errors.ts';
 import type { PageArguments } from './arguments.ts';
 import type { Statement } from './compile.ts';
 
 /**
  * Runs a planned statement through Prisma, on the request's client (its driver adapter and pool, or its held
  * transaction), every value bound. Undefined when it fails or answers no text (a required row missing): the
- * resolvers then answer the request, and say what is wrong.
+ * resolvers then answer the request, and say what is wrong. A database that cannot serve is not the plan's
+ * fault: that error goes on as the resolvers' would (503 UNAVAILABLE), rather than a second try on it.
  */
 export async function runStatement(
   prisma: Db,
@@ -16,7 +18,8 @@ export async function runStatement(
   try {
     const [row] = await prisma.$queryRawUnsafe<{ json: unknown }[]>(statement.text, ...values);
     return typeof row?.json === 'string' ? row.json : undefined;
-  } catch {
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
     return undefined;
   }
 }
