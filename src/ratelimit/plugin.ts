@@ -198,11 +198,19 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
         identified.set(request, identity);
         // An unknown key is refused as always: nothing is answered for it.
         if (identity.keyRefused) return false;
-        // A tag that cannot be made (the database unreachable) leaves the request untagged: the operation then
-        // answers as it would, with the database's own error when it is down.
+        // A tag is read from the database: when it cannot be, the request is counted and answered the
+        // database's 503 (with the rate-limit headers), not the rate limit's.
         return andThen(
-          untaggedOnFailure(() => tag(identity.caller)),
+          tagOrFailure(() => tag(identity.caller)),
           (validator) => {
+            if (validator === TAG_FAILED) {
+              return andThen(
+                counted(() => enter(request, serverContext)),
+                () => {
+                  throw new ApiError('UNAVAILABLE', 'The database is unavailable right now; retry shortly');
+                },
+              );
+            }
             serverContext.validator = validator;
             if (!validator || !notModified(request.headers.get('if-none-match'), validator.tag)) return false;
             return andThen(
@@ -315,12 +323,14 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
 
 function noop() {}
 
-function untaggedOnFailure<T>(step: () => MaybePromise<T>): MaybePromise<T | undefined> {
+const TAG_FAILED = Symbol('the tag could not be read');
+
+function tagOrFailure<T>(step: () => MaybePromise<T>): MaybePromise<T | typeof TAG_FAILED> {
   try {
     const value = step();
-    return isPromise(value) ? value.catch(() => undefined) : value;
+    return isPromise(value) ? value.catch(() => TAG_FAILED) : value;
   } catch {
-    return undefined;
+    return TAG_FAILED;
   }
 }
 
