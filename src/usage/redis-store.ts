@@ -37,7 +37,9 @@ export function redisUsageStore({
 
   return {
     async add(rows) {
-      const pipeline = client.multi();
+      // A pipeline, not MULTI: the counts need no atomicity, and one run saw an unhandled "Connection is
+      // closed" while Redis was down, of which MULTI's own queued promises are the likely source.
+      const pipeline = client.pipeline();
       for (const { apiKeyId, span, startsAt, metric, count } of rows) {
         const key = bucketKey(apiKeyId, span, startsAt);
         pipeline.hincrby(key, metric, count);
