@@ -1,29 +1,18 @@
-// Screenshots go to test/.artifacts/screenshots/ (gitignored). To refresh the two committed ones that docs/operations.md
-// shows, run with UPDATE_SCREENSHOTS=1: they are then written to docs/screenshots/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { blockOutsideLoopback, launchChromium } from './chromium.ts';
-
-const screenshots = resolve(
-  import.meta.dirname,
-  process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/screenshots' : '../.artifacts/screenshots',
-);
+import type { TestApp } from '../support/app.ts';
+import { blockOutsideLoopback } from './chromium.ts';
+import { SCREENSHOTS, startDemoGateway } from './demo-gateway.ts';
 
 let app: TestApp;
 let browser: Browser;
+let demo: Awaited<ReturnType<typeof startDemoGateway>> | undefined;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  await seedDemoCatalogue(app.database.db);
-  mkdirSync(screenshots, { recursive: true });
+  demo = await startDemoGateway();
+  ({ app, browser } = demo);
 });
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => demo?.close());
 
 /**
  * A fresh browser page that fails the test on any request outside loopback and on any script error; console
@@ -79,7 +68,7 @@ describe('GraphiQL at /graphql', () => {
     const headers = await page.locator('.graphiql-editor-tool').textContent();
     expect(headers?.replaceAll('\u00a0', ' ')).toContain('// "X-API-Key": "psk_...');
 
-    await page.screenshot({ path: join(screenshots, 'graphiql.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'graphiql.png') });
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -127,7 +116,7 @@ describe('API reference at /docs', () => {
     const lastOperation = await page.locator('.opblock').last().boundingBox();
     const height = Math.ceil((lastOperation?.y ?? 0) + (lastOperation?.height ?? 0) + 24);
     await page.screenshot({
-      path: join(screenshots, 'docs.png'),
+      path: join(SCREENSHOTS, 'docs.png'),
       fullPage: true,
       clip: { x: 0, y: 0, width: 1440, height },
     });

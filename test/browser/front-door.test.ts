@@ -1,30 +1,19 @@
-// Screenshots go to test/.artifacts/screenshots/ (gitignored); UPDATE_SCREENSHOTS=1 writes the committed ones in
-// docs/screenshots/ that the README shows.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
-import { blockOutsideLoopback, launchChromium } from './chromium.ts';
-
-const screenshots = resolve(
-  import.meta.dirname,
-  process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/screenshots' : '../.artifacts/screenshots',
-);
+import { blockOutsideLoopback } from './chromium.ts';
+import { SCREENSHOTS, startDemoGateway } from './demo-gateway.ts';
 
 let app: TestApp;
 let browser: Browser;
+let demo: Awaited<ReturnType<typeof startDemoGateway>> | undefined;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
-  await seedDemoCatalogue(app.database.db);
-  mkdirSync(screenshots, { recursive: true });
+  demo = await startDemoGateway();
+  ({ app, browser } = demo);
 });
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => demo?.close());
 
 describe('the front door in a browser', () => {
   // GraphiQL's page alone takes seconds to load on a busy machine.
@@ -42,7 +31,7 @@ describe('the front door in a browser', () => {
     expect(await page.title()).toBe('Pet Store Gateway');
     await page.waitForLoadState('load');
     expect(await page.locator('h1 img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(32);
-    await page.screenshot({ path: join(screenshots, 'front-door.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'front-door.png') });
 
     const links = await page
       .locator('li a')
@@ -112,7 +101,7 @@ describe('the front door in a browser', () => {
     expect([sum(requests), sum(refused), sum(clientErrors), sum(serverErrors)]).toEqual([6, 2, 1, 0]);
     expect(await page.locator('#minute-left').textContent()).toBe('0 of 4 left');
     expect(await page.locator('#operations tbody tr').first().textContent()).toBe('restlistPets4');
-    await page.screenshot({ path: join(screenshots, 'usage.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'usage.png'), fullPage: true });
 
     await page.locator('#show-hours').click();
     const hours = (await page.evaluate(() => (window as unknown as { usageChart: unknown }).usageChart)) as {
@@ -139,7 +128,7 @@ describe('the front door in a browser', () => {
       .first();
     await operation.locator('.opblock-summary').click();
     await operation.locator('.opblock-body').waitFor();
-    await operation.screenshot({ path: join(screenshots, 'docs-operation.png') });
+    await operation.screenshot({ path: join(SCREENSHOTS, 'docs-operation.png') });
     expect(outside).toEqual([]);
     await context.close();
   });
