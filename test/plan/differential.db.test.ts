@@ -2,15 +2,14 @@ import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { listDocuments, variablesFor } from './documents.ts';
-import { BEYOND_2_53, seedStore, startTwins, type Twins } from './twins.ts';
+import { BEYOND_2_53, startSeededTwins, type Twins } from './twins.ts';
 
 const schema = buildSchema();
 const cursorOf = (id: bigint | number) => Buffer.from(`GPC:I:${id}`).toString('base64');
 
 let twins: Twins;
 beforeAll(async () => {
-  twins = await startTwins();
-  await seedStore(twins);
+  twins = await startSeededTwins();
 }, 120_000);
 afterAll(() => twins?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BEYOND_2_53, seedStore, startTwins, type Twins } from './twins.ts';
+import { BEYOND_2_53, startSeededTwins, type Twins } from './twins.ts';
 
 const cursorOf = (text: string | bigint | number) =>
   Buffer.from(typeof text === 'string' ? text : `GPC:I:${text}`).toString('base64');
@@ -19,8 +19,7 @@ const SQL_LIKE = [
 let twins: Twins;
 let counts: () => Promise<number[]>;
 beforeAll(async () => {
-  twins = await startTwins();
-  await seedStore(twins);
+  twins = await startSeededTwins();
   const { prisma } = twins;
   counts = () =>
     Promise.all([

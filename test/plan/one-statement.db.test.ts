@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NESTED_ROW } from '../../bench/scenarios.ts';
-import { seedStore, startTwins, type Twins } from './twins.ts';
+import { startSeededTwins, type Twins } from './twins.ts';
 
 let twins: Twins;
 beforeAll(async () => {
-  twins = await startTwins();
-  await seedStore(twins);
+  twins = await startSeededTwins();
 }, 120_000);
 afterAll(() => twins?.close());
 

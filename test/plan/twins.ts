@@ -174,3 +174,15 @@ export async function seedStore(twins: Twins): Promise<void> {
     data: { id: BEYOND_2_53, petId: BEYOND_2_53, quantity: 1, apiKeyId: keys[0]?.id ?? null },
   });
 }
+
+/** Twins on one store seeded with seedStore: what every planner test starts from. */
+export async function startSeededTwins(): Promise<Twins> {
+  const twins = await startTwins();
+  try {
+    await seedStore(twins);
+    return twins;
+  } catch (error) {
+    await twins.close();
+    throw error;
+  }
+}
