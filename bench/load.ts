@@ -70,14 +70,22 @@ export function summarize(result: autocannon.Result): LoadResult {
   };
 }
 
-/** Runs a load for the given seconds; used directly as the background load of the RSS soak. */
-export function fire(url: string, workload: Workload, settings: LoadSettings, seconds: number) {
+/**
+ * Runs a load for the given seconds, or for a number of requests (`{ amount }`); used directly as the background
+ * load of the RSS soak and as the burst before the RSS reading.
+ */
+export function fire(
+  url: string,
+  workload: Workload,
+  settings: LoadSettings,
+  length: number | { amount: number },
+) {
   const { onResponse } = workload;
   const headers = { ...settings.headers, 'content-type': 'application/json' };
   return autocannon({
     url,
     connections: settings.connections,
-    duration: seconds,
+    ...(typeof length === 'number' ? { duration: length } : { amount: length.amount }),
     headers,
     requests: [
       {

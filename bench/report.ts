@@ -51,6 +51,8 @@ export interface Report {
   tables: Table[];
   /** One gateway process, after start-up and a short warm-up, before the rows (MB). */
   idleRssMb?: number;
+  /** RSS 15 s after a burst of page reads, and how many. */
+  afterBurst?: { pages: number; rssMb: number };
   /** Memory under the mixed row (BENCH_RSS=1): minute 1 against the last minute. */
   rss?: RssReport & { seconds: number; load: LoadResult };
   cluster?: ClusterRow[];
@@ -206,6 +208,13 @@ export function renderReport(report: Report): string {
     ...report.tables.flatMap((table) => [renderTable(table), '']),
     ...(report.idleRssMb !== undefined
       ? [`Idle RSS of one gateway process (compiled JavaScript): ${report.idleRssMb.toFixed(1)} MB.`, '']
+      : []),
+    ...(report.afterBurst
+      ? [
+          `RSS of the same process 15 s after a burst of ${report.afterBurst.pages} page reads: ` +
+            `${report.afterBurst.rssMb.toFixed(1)} MB.`,
+          '',
+        ]
       : []),
     ...(report.rss ? [renderRss(report.rss), ''] : []),
     ...(report.cluster ? [renderCluster(report.cluster), ''] : []),

@@ -158,11 +158,27 @@ async function benchDatabase(database: Report['database'], databaseUrl: string, 
   const gateway = await startGateway(databaseUrl, { env: CACHE_OFF });
   await sleep(2000);
   report.idleRssMb = rssMb(gateway.pid);
+  report.afterBurst = await rssAfterBurst(gateway, scenarios, gatewayLoad);
   report.tables.push({
     title: `One process against one, response cache off (${database})`,
     sides: 'baseline: one node:http process; gateway: WORKERS=1, RESPONSE_CACHE_ENTRIES=0.',
     rows: await pairRows(scenarios, baselineSide(baseline), gatewaySide(gateway)),
   });
+
+  // What the list planner gives: the list rows with LIST_PLANS=off, then on, the gateway against itself.
+  const resolversOnly = await startGateway(databaseUrl, { env: { ...CACHE_OFF, LIST_PLANS: 'off' } });
+  report.tables.push({
+    title: `List plans off against on (${database}, one process each, response cache off)`,
+    sides:
+      'left: the gateway with LIST_PLANS=off (every list field by its resolvers); right: the default (on).',
+    columns: ['plans off req/s', 'plans on req/s', 'on/off'],
+    rows: await pairRows(
+      scenarios.filter((s) => s.list),
+      gatewaySide(resolversOnly),
+      gatewaySide(gateway),
+    ),
+  });
+  await resolversOnly.stop();
 
   if (database === 'SQLite') {
     // The cache's table compares the gateway with itself: cache off, then on, row by row.
@@ -214,6 +230,17 @@ async function benchDatabase(database: Report['database'], databaseUrl: string, 
     }
   }
   return report;
+}
+
+const BURST_PAGES = 2000;
+
+/** Resident memory 15 s after a burst of page reads: what a gateway keeps once a busy moment has passed. */
+async function rssAfterBurst(gateway: ServerProcess, scenarios: Scenario[], load: LoadSettings) {
+  const page = scenarios.find((s) => s.list) as Scenario;
+  progress(`RSS 15 s after ${BURST_PAGES} page reads`);
+  await fire(gateway.url, page.gateway, load, { amount: BURST_PAGES });
+  await sleep(15_000);
+  return { pages: BURST_PAGES, rssMb: rssMb(gateway.pid) };
 }
 
 /** The mixed row for BENCH_RSS seconds while the gateway's RSS is sampled. */

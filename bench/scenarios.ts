@@ -10,6 +10,8 @@ export interface Scenario {
   sameAs?: string;
   /** The mixed row: its cache hit ratio is reported. */
   mixed?: boolean;
+  /** A list read, which the list planner answers: measured again with LIST_PLANS=off. */
+  list?: boolean;
 }
 
 const PAGE_SIZE = 100;
@@ -155,9 +157,15 @@ export function benchScenarios({ petIds, categoryIds }: Catalogue): Scenario[] {
       gateway: revalidating(petIds.map((id) => `/pets/${id}`)),
       baseline: restById,
     },
-    { name: 'GraphQL page of 100 pets + category names', gateway: graphqlPage, baseline: restPage },
+    {
+      name: 'GraphQL page of 100 pets + category names',
+      list: true,
+      gateway: graphqlPage,
+      baseline: restPage,
+    },
     {
       name: 'GraphQL 10 categories x first 20 pets + stock',
+      list: true,
       gateway: graphqlNested,
       baseline: restNested,
     },
