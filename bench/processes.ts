@@ -1,16 +1,13 @@
 // The servers under load, each a child process of its own (as `npm start` runs the gateway), so that the
 // load generator in this process does not share their event loop.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort, LOOPBACK, pollUntil, startProcess, stopProcess } from '../deploy/processes.ts';
 import { onCleanup } from './cleanup.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export const HOST = '127.0.0.1';
+export const HOST = LOOPBACK;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -92,57 +89,22 @@ async function startServer(
     string,
     ...string[],
   ];
-  const child = spawn(command, args, {
+  // Its stdout (the request log) is not read: this process is the load generator.
+  const started = startProcess(name, command, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, HOST, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdout: 'ignore',
   });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-4000);
-  });
-  const stop = () => stopProcess(child);
+  const stop = async () => {
+    await stopProcess(started.child, { killAfterMs: STOP_TIMEOUT_MS });
+  };
   onCleanup(stop);
   const url = `http://${HOST}:${port}`;
-  await waitUntilReady(
+  await pollUntil(
+    started,
     `${url}/healthz`,
-    child,
-    () => `${name} exited before it was ready:\n${stderr}`,
+    async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true,
     wrapper?.startTimeoutMs ?? START_TIMEOUT_MS,
   );
-  return { url, pid: child.pid as number, stop };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, HOST);
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (!address || typeof address === 'string') throw new Error('could not find a free port');
-  return address.port;
-}
-
-async function waitUntilReady(
-  healthUrl: string,
-  child: ChildProcess,
-  exitMessage: () => string,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(exitMessage());
-    const response = await fetch(healthUrl).catch(() => undefined);
-    if (response?.ok) return;
-    await sleep(100);
-  }
-  throw new Error(`${healthUrl} did not answer within ${timeoutMs / 1000} s`);
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
+  return { url, pid: started.child.pid as number, stop };
 }

@@ -1,4 +1,4 @@
-// The one table of a run, printed and kept in bench/results/<timestamp>.md and .json for comparison.
+// The one table of a run, printed and kept in bench/results/<database>.md and .json for comparison.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -221,12 +221,14 @@ export function renderReport(report: Report): string {
   ].join('\n');
 }
 
-/** bench/results/<commit>-<database>.md and .json: the latest run of a commit replaces the one before. */
+/**
+ * bench/results/<database>.md and .json: the latest run replaces the one before (the report names its commit;
+ * git keeps the earlier ones).
+ */
 export function saveReport(report: Report): string {
   const dir = path.join(REPO_ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
-  const commit = report.commit.replace(/ with uncommitted changes$/, '-dirty');
-  const base = path.join(dir, `${commit}-${report.database.toLowerCase()}`);
+  const base = path.join(dir, report.database.toLowerCase());
   writeFileSync(`${base}.md`, renderReport(report));
   writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
   return `${base}.md`;

@@ -1,7 +1,7 @@
 // `npm run bench`: the gateway beside a raw node:http server asking the same questions of the same database,
 // one process against one, the response cache off; then the cache's own table (SQLite), the BENCH_WORKERS=N
 // table, the RSS soak (BENCH_RSS=1) and HAProxy's table (BENCH_CLUSTER=1, PostgreSQL). Each database's report
-// is printed and written to bench/results/<commit>-<database>.md and .json.
+// is printed and written to bench/results/<database>.md and .json.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,21 +1,23 @@
 // N gateways on one PostgreSQL database and one Redis, behind HAProxy, all on loopback: what
 // `npm run cluster:local` runs and what the deployment tests drive. It runs deploy/haproxy.cfg and
 // deploy/gateway.env.example as shipped, with only the addresses, ports and shared services replaced.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { parseEnv } from 'node:util';
+import {
+  freePort,
+  LOOPBACK as HOST,
+  pollUntil,
+  type StartedProcess,
+  startProcess,
+  stopProcess,
+} from './processes.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const HOST = '127.0.0.1';
 const BACKEND = 'gateways';
-const START_TIMEOUT_MS = 60_000;
-const POLL_MS = 100;
 
 export interface LocalClusterOptions {
   instances: number;
@@ -75,40 +77,19 @@ export async function startLocalCluster(options: LocalClusterOptions) {
   };
   process.on('exit', killAll);
 
-  const spawnChild = (source: string, command: string, args: string[], env: NodeJS.ProcessEnv) => {
-    const child = spawn(command, args, {
+  const spawnChild = (source: string, command: string, args: string[], env: NodeJS.ProcessEnv) =>
+    startProcess(source, command, args, {
       cwd: ROOT,
       env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
       detached: options.detached ?? false,
+      onLine: (line) => options.onLine?.(source, line),
     });
-    let tail = '';
-    for (const stream of [child.stdout, child.stderr]) {
-      let pending = '';
-      stream?.setEncoding('utf8').on('data', (chunk: string) => {
-        tail = (tail + chunk).slice(-4000);
-        pending += chunk;
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) options.onLine?.(source, line);
-      });
-    }
-    let spawnError: Error | undefined;
-    child.once('error', (error) => {
-      spawnError = error;
-    });
-    const failure = () =>
-      child.pid === undefined
-        ? `${source} could not be started (${spawnError?.message ?? `is ${command} installed?`})`
-        : `${source} exited with ${child.exitCode ?? child.signalCode}:\n${tail}`;
-    return { child, failure, ended: () => spawnError !== undefined || !isRunning(child) };
-  };
 
   /** Starts instance `index` (again) on its port and resolves once its /readyz answers 200. */
   async function startInstance(index: number): Promise<void> {
     const instance = at(index);
     if (instance.process && isRunning(instance.process)) throw new Error(`${instance.name} is running`);
-    const { child, failure, ended } = spawnChild(
+    const started = spawnChild(
       instance.name,
       process.execPath,
       ['--import', pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href, 'src/main.ts'],
@@ -120,8 +101,8 @@ export async function startLocalCluster(options: LocalClusterOptions) {
         REDIS_URL: options.redisUrl,
       },
     );
-    instance.process = child;
-    await waitFor(`${instance.name} to be ready`, failure, ended, async () => {
+    instance.process = started.child;
+    await pollUntil(started, `${instance.name} to be ready`, async () => {
       const response = await fetch(`${instance.url}/readyz`).catch(() => undefined);
       return response?.status === 200;
     });
@@ -131,10 +112,7 @@ export async function startLocalCluster(options: LocalClusterOptions) {
   async function stopInstance(index: number, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') {
     const child = at(index).process;
     if (!child || !isRunning(child)) throw new Error(`${at(index).name} is not running`);
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    child.kill(signal);
-    const [code, killedBy] = await exited;
-    return code ?? killedBy;
+    return stopProcess(child, { signal });
   }
 
   /** HAProxy's view of each gateway. */
@@ -158,8 +136,7 @@ export async function startLocalCluster(options: LocalClusterOptions) {
   /** Resolves once HAProxy's checks have put instance `index` in `status` (UP or DOWN). */
   async function balancerSees(index: number, status: 'UP' | 'DOWN'): Promise<void> {
     const { name } = at(index);
-    const { failure, ended } = haproxyProcess();
-    await waitFor(`HAProxy to see ${name} ${status}`, failure, ended, async () => {
+    await pollUntil(haproxyProcess(), `HAProxy to see ${name} ${status}`, async () => {
       const stats = await serverStats().catch(() => []);
       return stats.find((server) => server.name === name)?.status === status;
     });
@@ -176,7 +153,7 @@ export async function startLocalCluster(options: LocalClusterOptions) {
     return exit;
   }
 
-  let haproxyStarted: ReturnType<typeof spawnChild> | undefined;
+  let haproxyStarted: StartedProcess | undefined;
   const haproxyProcess = () => {
     if (!haproxyStarted) throw new Error('HAProxy is not started');
     return haproxyStarted;
@@ -189,15 +166,7 @@ export async function startLocalCluster(options: LocalClusterOptions) {
     );
     const drainMs =
       Number(gatewayEnv.SHUTDOWN_DELAY_MS ?? 0) + Number(gatewayEnv.SHUTDOWN_TIMEOUT_MS ?? 10_000);
-    await Promise.all(
-      running.map(async (child) => {
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), drainMs + 10_000);
-        await exited;
-        clearTimeout(killer);
-      }),
-    );
+    await Promise.all(running.map((child) => stopProcess(child, { killAfterMs: drainMs + 10_000 })));
     process.off('exit', killAll);
     await rm(workdir, { recursive: true, force: true });
   }
@@ -214,7 +183,7 @@ export async function startLocalCluster(options: LocalClusterOptions) {
     await writeFile(configFile, config);
     haproxyStarted = spawnChild('haproxy', 'haproxy', ['-f', configFile, '-db'], {});
     haproxy = haproxyStarted.child;
-    await waitFor('HAProxy to serve', haproxyStarted.failure, haproxyStarted.ended, async () => {
+    await pollUntil(haproxyStarted, 'HAProxy to serve', async () => {
       const stats = await serverStats().catch(() => []);
       return stats.length === instances.length && stats.every((server) => server.status === 'UP');
     });
@@ -285,40 +254,4 @@ export function localHaproxyConfig(
 /** Started (a command that could not be spawned has no pid) and not ended. */
 function isRunning(child: ChildProcess): boolean {
   return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
-}
-
-/** Polls `ready` until it holds; fails when the child has `ended` first, or after START_TIMEOUT_MS. */
-async function waitFor(
-  what: string,
-  failure: () => string,
-  ended: () => boolean,
-  ready: () => Promise<boolean>,
-): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (ended()) throw new Error(failure());
-    if (await ready()) return;
-    if (Date.now() > deadline) throw new Error(`waited ${START_TIMEOUT_MS / 1000} s for ${what}`);
-    await sleep(POLL_MS);
-  }
-}
-
-/**
- * A free port on loopback below Linux's ephemeral range (32768 and up), so that no outgoing connection takes a
- * gateway's port while the gateway restarts.
- */
-async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const server = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, HOST, () => resolve(true));
-    });
-    if (free) {
-      await new Promise((closed) => server.close(closed));
-      return port;
-    }
-  }
-  throw new Error('no free port found on loopback between 20000 and 32000');
 }

@@ -2,7 +2,11 @@
  * Reads by a unique column that requests arriving together make, started together in the event loop's check
  * phase: by then the sockets read in this turn have all been parsed, so concurrent requests share one statement
  * and round trip instead of each reaching its resolver in a tick of its own (docs/performance.md, levers 7, 20).
+ *
+ * DataLoader batches; its loaders live for one loop turn, not per request: what is saved is shared across
+ * requests (a request by id makes one read), and a loader kept longer would keep every selection ever asked.
  */
+import DataLoader from 'dataloader';
 
 /** What `findUniqueTogether` needs of a Prisma model: `findMany`, as `prisma.pet` has it. */
 export interface ManyReader<Row> {
@@ -21,43 +25,39 @@ export function findUniqueTogether<Row>(
   value: unknown,
   query: object = {},
 ): Promise<Row | null> {
-  return new Promise<Row | null>((resolve, reject) => {
-    const batch = batchFor(reader as ManyReader<unknown>, column, query);
-    batch.lookups.push({ value, resolve: resolve as (row: unknown) => void, reject });
-    startSoon();
-  });
+  return loaderFor(reader as ManyReader<unknown>, column, query).load(value) as Promise<Row | null>;
 }
 
-interface Lookup {
-  value: unknown;
-  resolve: (row: unknown) => void;
-  reject: (reason: unknown) => void;
-}
+type Loader = DataLoader<unknown, unknown>;
 
-interface Batch {
-  reader: ManyReader<unknown>;
-  column: string;
-  query: object;
-  lookups: Lookup[];
-}
+// This turn's loaders by model (the client's own delegate: a transaction's reads stay in its transaction), then
+// by column and query. A loader leaves when its batch starts: a read in a later turn gets the row as it is then.
+const loaders = new Map<ManyReader<unknown>, Map<string, Loader>>();
 
-// By model (the client's own delegate: a transaction's reads stay in its transaction), then by column and query.
-let batches = new Map<ManyReader<unknown>, Map<string, Batch>>();
-let scheduled = false;
-
-function batchFor(reader: ManyReader<unknown>, column: string, query: object): Batch {
-  let byShape = batches.get(reader);
+function loaderFor(reader: ManyReader<unknown>, column: string, query: object): Loader {
+  let byShape = loaders.get(reader);
   if (!byShape) {
     byShape = new Map();
-    batches.set(reader, byShape);
+    loaders.set(reader, byShape);
   }
   const shape = `${column} ${shapeOf(query)}`;
-  let batch = byShape.get(shape);
-  if (!batch) {
-    batch = { reader, column, query, lookups: [] };
-    byShape.set(shape, batch);
+  let loader = byShape.get(shape);
+  if (!loader) {
+    const forget = () => {
+      byShape.delete(shape);
+      if (byShape.size === 0) loaders.delete(reader);
+    };
+    loader = new DataLoader((values) => readRows(reader, column, query, values), {
+      cache: false,
+      batchScheduleFn: (start) =>
+        setImmediate(() => {
+          forget();
+          start();
+        }),
+    });
+    byShape.set(shape, loader);
   }
-  return batch;
+  return loader;
 }
 
 /** The query as text; BigInt arguments (Int64) as their digits. */
@@ -69,46 +69,29 @@ function shapeOf(query: object): string {
   }
 }
 
-function startSoon() {
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(startAll);
-}
-
-function startAll() {
-  scheduled = false;
-  const started = batches;
-  batches = new Map();
-  for (const byShape of started.values()) for (const batch of byShape.values()) startBatch(batch);
-}
-
-function startBatch({ reader, column, query, lookups }: Batch) {
+/** One `findMany` for a batch; each value's row, or null, in the order asked. */
+async function readRows(
+  reader: ManyReader<unknown>,
+  column: string,
+  query: object,
+  values: readonly unknown[],
+): Promise<unknown[]> {
   const select = (query as { select?: Record<string, unknown> }).select;
   const addColumn = select !== undefined && !select[column];
-  const args = {
+  const rows = await reader.findMany({
     ...query,
     ...(addColumn && { select: { ...select, [column]: true } }),
-    where: { [column]: { in: [...new Set(lookups.map(({ value }) => value))] } },
-  };
-  const answer = (rows: unknown[]) => {
-    // By the value's digits: an Int64 may come as a BigInt or a number, and the row holds a BigInt.
-    const byValue = new Map<string, unknown>();
-    for (const row of rows) byValue.set(String((row as Record<string, unknown>)[column]), row);
-    for (const { value, resolve } of lookups) resolve(withoutColumn(byValue.get(String(value)) ?? null));
-  };
+    where: { [column]: { in: [...new Set(values)] } },
+  } as never);
+  // By the value's digits: an Int64 may come as a BigInt or a number, and the row holds a BigInt.
+  const byValue = new Map<string, Record<string, unknown>>();
+  for (const row of rows as Record<string, unknown>[]) byValue.set(String(row[column]), row);
   // Each caller gets the row findUnique would have given it: its own object, without a column it did not select.
-  const withoutColumn = (row: unknown) => {
-    if (row === null) return null;
-    const copy = { ...(row as Record<string, unknown>) };
+  return values.map((value) => {
+    const row = byValue.get(String(value));
+    if (!row) return null;
+    const copy = { ...row };
     if (addColumn) delete copy[column];
     return copy;
-  };
-  const fail = (error: unknown) => {
-    for (const { reject } of lookups) reject(error);
-  };
-  try {
-    reader.findMany(args as never).then(answer, fail);
-  } catch (error) {
-    fail(error);
-  }
+  });
 }

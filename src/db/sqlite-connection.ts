@@ -4,7 +4,8 @@ import type Sqlite from 'better-sqlite3';
 /**
  * Applies the gateway's settings to each SQLite connection Prisma's adapter opens, on the connection itself.
  * Issued through Prisma instead, they made start-up run queries, which loads and compiles Prisma's query compiler
- * (WebAssembly) in a process that may stay idle: about 25 MB of RSS before the first request (docs/performance.md).
+ * (WebAssembly) in a process that may stay idle, and its memory before the first request (docs/performance.md,
+ * "Memory").
  * Per connection rather than once: a connection opened again after `$disconnect` gets them too.
  */
 export function withConnectionSettings(

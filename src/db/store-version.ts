@@ -17,7 +17,7 @@ export type TableVersions = ReadonlyMap<string, number>;
 
 /**
  * SQLite's data_version, read on a connection of its own that never writes: it changes with every commit of
- * any other connection, this process's Prisma connection included, for about 2 µs per read. The
+ * any other connection, this process's Prisma connection included, and costs little to read. The
  * per-table counters are read only after it moved.
  */
 export function watchStoreVersion(file: string): StoreVersionWatcher {

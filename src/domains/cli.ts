@@ -1,11 +1,21 @@
-import { parseArgs } from 'node:util';
+// `npm run --silent domains -- verify <domain> [--apex | --subdomain]`: checks a custom domain's DNS against
+// DOMAINS_CONFIG's platform host.
+import { parseCommandLine, runTool, splitCommand, UsageError, usageText } from '../cli/command-line.ts';
 import { DomainsConfigError, loadDomainsConfig } from './config.ts';
 import { type Verification, verifyDomain } from './verify.ts';
 
-const USAGE = `Usage: npm run --silent domains -- verify <domain> [--apex | --subdomain]
-       npm run --silent domains -- --help
-Checks <domain>'s DNS against DOMAINS_CONFIG's platform host (README, "Custom domains"). Exit status: 0 every
-check passed, 1 a check failed, 2 wrong command line or configuration (this usage is then printed on stderr).`;
+const USAGE = usageText(
+  'domains',
+  [
+    {
+      args: 'verify <domain> [--apex | --subdomain]',
+      about: [`Checks <domain>'s DNS against DOMAINS_CONFIG's platform host (README, "Custom domains").`],
+    },
+  ],
+  [],
+  'Exit status: 0 every check passed, 1 a check failed, 2 wrong command line (this usage is then printed on ' +
+    'stderr) or configuration.',
+);
 
 function report({ domain, kind, passed, results }: Verification): string {
   const heading =
@@ -21,41 +31,35 @@ function report({ domain, kind, passed, results }: Verification): string {
   return [heading, '', ...lines, '', summary].join('\n');
 }
 
-async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
+await runTool({
+  name: 'domains',
+  usage: USAGE,
+  async main(argv) {
+    const [, rest] = splitCommand(argv, ['verify']);
+    const { positionals, values } = parseCommandLine(rest, {
       apex: { type: 'boolean' },
       subdomain: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help || positionals[0] === 'help') {
-    console.log(USAGE);
-    return 0;
-  }
-  const [command, domain, ...extra] = positionals;
-  if (command !== 'verify' || !domain || extra.length > 0 || (values.apex && values.subdomain)) {
-    console.error(USAGE);
-    return 2;
-  }
-  const config = loadDomainsConfig(process.env);
-  if (!config) {
-    console.error('DOMAINS_CONFIG is not set: point it at the domains configuration file (docs/domains.md).');
-    return 2;
-  }
-  const kind = values.apex ? 'apex' : values.subdomain ? 'subdomain' : undefined;
-  const verification = await verifyDomain(domain, { ...config, kind });
-  console.log(report(verification));
-  return verification.passed ? 0 : 1;
-}
-
-main().then(
-  (code) => {
-    process.exitCode = code;
+    });
+    const [domain, ...extra] = positionals;
+    if (domain === undefined || extra.length > 0) throw new UsageError('verify takes one domain');
+    if (values.apex && values.subdomain) throw new UsageError('--apex and --subdomain exclude each other');
+    let config: ReturnType<typeof loadDomainsConfig>;
+    try {
+      config = loadDomainsConfig(process.env);
+    } catch (error) {
+      if (!(error instanceof DomainsConfigError)) throw error;
+      console.error(`domains: ${error.message}`);
+      return 2;
+    }
+    if (!config) {
+      console.error(
+        'domains: DOMAINS_CONFIG is not set: point it at the domains configuration file (docs/domains.md).',
+      );
+      return 2;
+    }
+    const kind = values.apex ? 'apex' : values.subdomain ? 'subdomain' : undefined;
+    const verification = await verifyDomain(domain, { ...config, kind });
+    console.log(report(verification));
+    return verification.passed ? 0 : 1;
   },
-  (error: Error) => {
-    console.error(error instanceof DomainsConfigError ? error.message : `${error.message}\n${USAGE}`);
-    process.exitCode = 2;
-  },
-);
+});

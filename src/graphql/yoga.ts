@@ -183,8 +183,8 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
     logging: options.logger,
     landingPage: false,
     graphiql: EXPLORER_OPTIONS,
-    // Loaded on the first visit of the page: GraphiQL's bundle holds about 30 MB of heap, in every process, from
-    // start-up.
+    // Loaded on the first visit of the page: GraphiQL's bundle is large, and loaded at start-up it would sit in
+    // every process's heap for a page few open (docs/performance.md).
     renderGraphiQL: async (graphiql) => (await import('./graphiql-page.ts')).renderExplorerPage(graphiql),
     plugins: [...Object.values(apiStages(options)), useValidationCache()],
   });

@@ -7,7 +7,7 @@ import { createStaticAsset, REVALIDATE, type StaticAsset } from './static-asset.
 /**
  * GraphiQL's page, answered where Yoga would render it (a GET or HEAD of the GraphQL endpoint that accepts HTML),
  * as a static asset: rendered and compressed once, tagged by its content, revalidated by the browser (a reload
- * costs a 304). Loaded on the first visit: GraphiQL's bundle holds about 30 MB of heap.
+ * costs a 304). Loaded on the first visit: GraphiQL's bundle is large (docs/performance.md).
  */
 export function createExplorerPage() {
   let page: Promise<StaticAsset> | undefined;

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandLine, splitCommand, UsageError, usageText } from '../cli/command-line.ts';
 import type { RateLimitConfig } from '../config/rate-limits.ts';
 import { type Limits, PLANS, type Plan, type TablePlan } from '../contract/plans.ts';
 import { DEFAULT_SCOPES, parseScopes, SCOPES, type Scope } from '../contract/scopes.ts';
@@ -22,28 +22,38 @@ import {
 
 const MODES = [...TRUSTED_DOCUMENTS_MODES, 'default'].join('|');
 
-export const USAGE = `Usage:
-  npm run --silent apikey -- create --plan <${PLANS.join('|')}> [--per-minute N --per-day N] [--max-subscriptions N]
-                                   [--name TEXT] [--scopes ${SCOPES.join(',')}] [--trusted-documents <${MODES}>]
-      Prints the new key alone on the last line. --per-minute and --per-day are for enterprise keys (both required).
-      --max-subscriptions: an enterprise key's cap of open subscriptions (default: MAX_SUBSCRIPTIONS' enterprise).
-      --scopes: what the key may do (default ${DEFAULT_SCOPES.join(',')}; read is always included).
-      --trusted-documents: which requests it may send (default: the gateway's TRUSTED_DOCUMENTS).
-  npm run --silent apikey -- set <id> [--scopes LIST] [--trusted-documents <${MODES}>]
-      Changes a key's powers; gateways apply it within their key cache time (API_KEY_CACHE_TTL_MS).
-  npm run --silent apikey -- list
-  npm run --silent apikey -- revoke <id>
-  npm run --silent apikey -- usage <id>
-      A key's requests and refusals over the last hour and 7 days and its top operations (docs/usage.md).
-  npm run --silent apikey -- --help
-The database is DATABASE_URL's (default: the embedded SQLite file). Exit status: 0 done, 1 failed, 2 wrong
-command line (this usage is then printed on stderr).`;
-
-/** Asks for the usage: printed on stdout, exit status 0. */
-export const isHelpRequest = (argv: string[]) => argv.some((arg) => ['--help', '-h', 'help'].includes(arg));
-
-/** The command line is wrong: the message says how, and the usage follows it. */
-export class UsageError extends Error {}
+export const USAGE = usageText(
+  'apikey',
+  [
+    {
+      args: [
+        `create --plan <${PLANS.join('|')}> [--per-minute N --per-day N] [--max-subscriptions N]`,
+        `       [--name TEXT] [--scopes ${SCOPES.join(',')}] [--trusted-documents <${MODES}>]`,
+      ],
+      about: [
+        'Prints the new key alone on the last line. --per-minute and --per-day are for enterprise keys (both required).',
+        "--max-subscriptions: an enterprise key's cap of open subscriptions (default: MAX_SUBSCRIPTIONS' enterprise).",
+        `--scopes: what the key may do (default ${DEFAULT_SCOPES.join(',')}; read is always included).`,
+        "--trusted-documents: which requests it may send (default: the gateway's TRUSTED_DOCUMENTS).",
+      ],
+    },
+    {
+      args: `set <id> [--scopes LIST] [--trusted-documents <${MODES}>]`,
+      about: [
+        "Changes a key's powers; gateways apply it within their key cache time (API_KEY_CACHE_TTL_MS).",
+      ],
+    },
+    { args: 'list' },
+    { args: 'revoke <id>' },
+    {
+      args: 'usage <id>',
+      about: [
+        "A key's requests and refusals over the last hour and 7 days and its top operations (docs/usage.md).",
+      ],
+    },
+  ],
+  ["The database is DATABASE_URL's (default: the embedded SQLite file)."],
+);
 
 export type ApiKeyCommand =
   | {
@@ -60,14 +70,21 @@ export type ApiKeyCommand =
   | { command: 'revoke'; id: bigint }
   | { command: 'usage'; id: bigint };
 
-const COMMANDS = ['create', 'set', 'list', 'revoke', 'usage'];
+const COMMANDS = ['create', 'set', 'list', 'revoke', 'usage'] as const;
+
+const OPTIONS = {
+  plan: { type: 'string' },
+  'per-minute': { type: 'string' },
+  'per-day': { type: 'string' },
+  'max-subscriptions': { type: 'string' },
+  name: { type: 'string' },
+  scopes: { type: 'string' },
+  'trusted-documents': { type: 'string' },
+} as const;
 
 export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
-  const [command, ...rest] = argv;
-  if (command === undefined || !COMMANDS.includes(command)) {
-    throw new UsageError(command === undefined ? 'no command given' : `unknown command "${command}"`);
-  }
-  const { values, positionals } = parseCommandLine(rest);
+  const [command, rest] = splitCommand(argv, COMMANDS);
+  const { values, positionals } = parseCommandLine(rest, OPTIONS);
   const powers = powersOption(values);
   if (command === 'create') {
     if (positionals.length > 0) throw new UsageError(`create takes no argument "${positionals[0]}"`);
@@ -124,11 +141,8 @@ export function parseApiKeyCommand(argv: string[]): ApiKeyCommand {
     if (Object.keys(values).length > 0) throw new UsageError('revoke takes only the id of a key');
     return { command, id: oneId(positionals, 'revoke') };
   }
-  if (command === 'usage') {
-    if (Object.keys(values).length > 0) throw new UsageError('usage takes only the id of a key');
-    return { command, id: oneId(positionals, 'usage') };
-  }
-  throw new UsageError(`unknown command "${command}"`);
+  if (Object.keys(values).length > 0) throw new UsageError('usage takes only the id of a key');
+  return { command, id: oneId(positionals, 'usage') };
 }
 
 /** The configuration a command shows keys' limits from: the plan table and the subscription caps. */
@@ -201,26 +215,6 @@ export async function runApiKeyCommand(
     `Revoked API key ${key.id} (${key.prefix}…). Gateways refuse it within their key cache time ` +
       '(API_KEY_CACHE_TTL_MS, 5 s by default).',
   ];
-}
-
-function parseCommandLine(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        plan: { type: 'string' },
-        'per-minute': { type: 'string' },
-        'per-day': { type: 'string' },
-        'max-subscriptions': { type: 'string' },
-        name: { type: 'string' },
-        scopes: { type: 'string' },
-        'trusted-documents': { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
 }
 
 const isPlan = (value: string | undefined): value is Plan =>

@@ -6,7 +6,7 @@ export type Logger = pino.Logger;
 
 // pino's destination has one write under way at a time and starts the next when it completes, in the next turn
 // of the event loop: a turn's lines must fit in one write, or they pile up under load until MAX_UNWRITTEN_BYTES
-// and are dropped (at 4 KB per write, lines waited from about 900 requests a second: docs/performance.md). Each
+// and are dropped (small writes made lines wait under load: docs/performance.md, lever 11). Each
 // process is the only writer of its stdout (the primary relays its workers': process/worker-output.ts).
 const MAX_WRITE_BYTES = 1024 * 1024;
 // While nobody reads stdout, lines wait in memory up to this much; later ones are dropped.

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/command-line.ts';
 import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import { hashApiKey } from '../../src/keys/api-key.ts';
-import { parseApiKeyCommand, runApiKeyCommand, UsageError } from '../../src/keys/commands.ts';
+import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
 import { createKeyLookup } from '../../src/keys/lookup.ts';
 import { createApiKey, revokeApiKey } from '../../src/keys/repository.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/command-line.ts';
 import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
-import { parseApiKeyCommand, runApiKeyCommand, UsageError } from '../../src/keys/commands.ts';
+import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
 import { createKeyLookup } from '../../src/keys/lookup.ts';
 import { createEmptyTestDatabase, createTestDatabase, type TestDatabase } from '../support/databases.ts';
 

@@ -123,7 +123,8 @@ describe('the CLIs', () => {
 
   it.each([
     ['apikey', 'src/keys/cli.ts', /^Usage:\n {2}npm run --silent apikey -- create/],
-    ['domains', 'src/domains/cli.ts', /^Usage: npm run --silent domains -- verify <domain>/],
+    ['documents', 'src/documents/cli.ts', /^Usage:\n {2}npm run --silent documents -- add/],
+    ['domains', 'src/domains/cli.ts', /^Usage:\n {2}npm run --silent domains -- verify <domain>/],
   ])('%s: --help, -h and help print the usage on stdout and exit 0', async (_, file, usage) => {
     for (const help of ['--help', '-h', 'help']) {
       const exit = await runToExit(file, [help], env);
@@ -135,7 +136,8 @@ describe('the CLIs', () => {
 
   it.each([
     ['apikey', 'src/keys/cli.ts', /Usage:\n {2}npm run --silent apikey/],
-    ['domains', 'src/domains/cli.ts', /Usage: npm run --silent domains/],
+    ['documents', 'src/documents/cli.ts', /Usage:\n {2}npm run --silent documents/],
+    ['domains', 'src/domains/cli.ts', /Usage:\n {2}npm run --silent domains/],
   ])('%s: no command or an unknown one prints the usage on stderr and exits 2', async (_, file, usage) => {
     for (const args of [[], ['frobnicate'], ['--frobnicate']]) {
       const exit = await runToExit(file, args, env);

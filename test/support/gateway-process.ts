@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startProcess, stopProcess } from '../../deploy/processes.ts';
 import { typescriptArgs } from './typescript-process.ts';
 
 export interface LogLine {
@@ -21,7 +21,7 @@ export async function startGatewayProcess(
 ) {
   const workdir = options.workdir ?? mkdtempSync(join(tmpdir(), 'petstore-process-'));
   // Killed with cleanUp's SIGKILL: the child must be the gateway itself (see typescriptArgs).
-  const child: ChildProcess = spawn(process.execPath, typescriptArgs('src/main.ts'), {
+  const gateway = startProcess('the gateway', process.execPath, typescriptArgs('src/main.ts'), {
     cwd: workdir,
     env: {
       PATH: process.env.PATH,
@@ -30,18 +30,17 @@ export async function startGatewayProcess(
       ...env,
     },
   });
+  const child = gateway.child;
   const lines: LogLine[] = [];
   let stderr = '';
-  let pending = '';
   const waiters = new Set<() => void>();
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  child.stdout?.on('data', (chunk) => {
-    pending += chunk;
-    const complete = pending.split('\n');
-    pending = complete.pop() ?? '';
-    for (const line of complete.filter(Boolean)) lines.push(JSON.parse(line));
+  gateway.onLine((line, stream) => {
+    if (stream === 'stderr') {
+      stderr += `${line}\n`;
+      return;
+    }
+    if (line === '') return;
+    lines.push(JSON.parse(line));
     for (const wake of waiters) wake();
     waiters.clear();
   });
@@ -73,10 +72,7 @@ export async function startGatewayProcess(
     exited,
     /** Kills the process if still running and removes its files (unless the directory was given). */
     cleanUp: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
+      await stopProcess(child, { signal: 'SIGKILL' });
       if (!options.workdir) rmSync(workdir, { recursive: true, force: true });
     },
   };

@@ -5,8 +5,8 @@ type Results = WeakMap<DocumentNode, readonly Error[]>;
 
 /**
  * Remembers each parsed document's validation result, per schema, in place of Yoga's validation cache, whose key
- * maps every validation rule to its name and joins them on every request (about 1.5% of a read by id,
- * docs/performance.md). This server validates every request with the same rules (graphql-armor adds its two
+ * maps every validation rule to its name and joins them on every request (docs/performance.md, "Figures behind
+ * the code"). This server validates every request with the same rules (graphql-armor adds its two
  * afresh each time, as new functions), so their number stands in for them in the key: a rule set that did change
  * would miss rather than reuse another's results. Yoga's document cache hands out one AST per query text.
  */
