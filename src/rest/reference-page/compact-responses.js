@@ -1,22 +1,58 @@
 // Shorter responses in Swagger UI, saying what the document says. The document gives every response its headers
 // (through shared definitions); drawn in full, the same rate-limit headers fill half an operation. So the page
-// draws a header that every response of an operation carries once, under the responses, except where a client
-// acts on it: on 429 the rate-limit headers are drawn in full. An error response (4xx, 5xx) is drawn as its
+// draws a header that most responses of an operation carry once, under the responses, naming the responses
+// without it (a 304 has no deprecation headers), except where a client acts on it: on 429 the rate-limit headers
+// are drawn in full. An error response (4xx, 5xx) is drawn as its
 // description and its examples, one line of JSON each, instead of a media-type menu and a tabbed example box.
 
 // The statuses at which a client reads the rate-limit headers to decide what to do.
 const ACTED_ON = ['429'];
 
-/** The headers that every response carries with the same definition (a Map of name to definition). */
-function sharedHeaders(Im, responses) {
-  const all = responses
-    .filter((response, code) => Im.Map.isMap(response) && !code.startsWith('x-'))
-    .valueSeq()
-    .toArray();
-  const first = all[0]?.get('headers');
-  if (!Im.Map.isMap(first) || all.length < 2) return Im.OrderedMap();
-  return first.filter((header, name) =>
-    all.every((response) => Im.is(response.getIn(['headers', name]), header)),
+/**
+ * The headers that most responses carry with one definition, grouped by the responses that lack them (e.g. a 304
+ * without the deprecation headers): a list of {headers (a Map of name to definition), missing (status codes)}.
+ */
+function commonHeaderGroups(Im, responses) {
+  const all = responses.filter((response, code) => Im.Map.isMap(response) && !code.startsWith('x-'));
+  if (all.size < 2) return [];
+  const groups = new Map();
+  const seen = new Set();
+  for (const response of all.valueSeq()) {
+    for (const [name, header] of (response.get('headers') ?? Im.Map()).entrySeq()) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const carriers = all.filter((other) => other.hasIn(['headers', name]));
+      const sameEverywhere = carriers.every((other) => Im.is(other.getIn(['headers', name]), header));
+      if (!sameEverywhere || carriers.size * 2 <= all.size) continue;
+      const missing = all
+        .keySeq()
+        .filter((code) => !carriers.has(code))
+        .toArray();
+      const key = missing.join(',');
+      const group = groups.get(key) ?? { headers: Im.OrderedMap(), missing };
+      groups.set(key, { ...group, headers: group.headers.set(name, header) });
+    }
+  }
+  return [...groups.values()];
+}
+
+/** One sentence naming the media type of the error bodies, which the compact error responses leave out. */
+function mediaTypeNote(Im, h, responses) {
+  const types = new Set(
+    responses
+      .filter((response, code) => Number(code) >= 400 && Im.Map.isMap(response) && response.get('content'))
+      .valueSeq()
+      .flatMap((response) => response.get('content').keySeq())
+      .toArray(),
+  );
+  if (types.size === 0) return null;
+  const list = [...types].flatMap((type, i) => [i === 0 ? '' : ' or ', h('code', { key: type }, type)]);
+  return h(
+    'p',
+    { key: 'media-type' },
+    'Every error response above (4xx, 5xx) has a body in ',
+    ...list,
+    ', one example of each code.',
   );
 }
 
@@ -52,6 +88,7 @@ function CompactErrorResponse({ code, response, className, getComponent, Im, Rea
   const Markdown = getComponent('Markdown', true);
   const Headers = getComponent('headers');
   const { mediaType, examples } = examplesOf(Im, response);
+  // The media type is named once, under the responses (mediaTypeNote).
   return h(
     'tr',
     { className: `response response-error ${className ?? ''}`, 'data-code': code },
@@ -65,12 +102,7 @@ function CompactErrorResponse({ code, response, className, getComponent, Im, Rea
         h(Markdown, { source: response.get('description') }),
       ),
       examples.map(([name, value]) =>
-        h(
-          'div',
-          { key: name, className: 'error-example' },
-          h('span', { className: 'error-example__type' }, mediaType),
-          h('pre', { className: 'example' }, oneLine(value)),
-        ),
+        h('pre', { key: name, className: 'example error-example', title: mediaType }, oneLine(value)),
       ),
       response.get('headers') ? h(Headers, { headers: response.get('headers'), getComponent }) : null,
     ),
@@ -84,42 +116,51 @@ window.CompactResponsesPlugin = (system) => {
     wrapComponents: {
       responses: (Original, system) => (props) => {
         const h = system.React.createElement;
-        const sharedDefinitions = sharedHeaders(Im, props.responses);
-        if (sharedDefinitions.size === 0) return h(Original, props);
-        const shared = sharedDefinitions.keySeq().toArray();
+        const groups = commonHeaderGroups(Im, props.responses);
+        const common = groups.flatMap(({ headers }) => headers.keySeq().toArray());
         const actedOn = ACTED_ON.filter((code) => props.responses.has(code));
-        // The shared headers drawn in full on a status where a client acts on them are not drawn again below.
-        const drawnAbove = shared.filter((name) => /^X-RateLimit-/i.test(name) && actedOn.length > 0);
+        // The rate-limit headers are drawn in full where a client acts on them, and named only in the note.
+        const drawnInFull = actedOn.length > 0 ? common.filter((name) => /^X-RateLimit-/i.test(name)) : [];
         const responses = props.responses.map((response, code) =>
           withoutHeaders(
             Im,
             response,
-            actedOn.includes(code) ? shared.filter((name) => !drawnAbove.includes(name)) : shared,
+            actedOn.includes(code) ? common.filter((name) => !drawnInFull.includes(name)) : common,
           ),
         );
-        const rest = sharedDefinitions.filter((_, name) => !drawnAbove.includes(name));
         const Headers = system.getComponent('headers');
-        const code = (name) => h('code', { key: name }, name);
         const names = (list) =>
-          list.flatMap((name, i) => [i > 0 ? (i === list.length - 1 ? ' and ' : ', ') : '', code(name)]);
-        return h(
-          system.React.Fragment,
-          null,
-          h(Original, { ...props, responses }),
-          h(
+          list.flatMap((name, i) => [
+            i === 0 ? '' : i === list.length - 1 ? ' and ' : ', ',
+            h('code', { key: name }, name),
+          ]);
+        const notes = groups.map(({ headers, missing }) => {
+          const list = headers.keySeq().toArray();
+          const described = headers.filter((_, name) => !drawnInFull.includes(name));
+          const where = drawnInFull.some((name) => list.includes(name))
+            ? ` (the rate-limit headers are described under ${actedOn.join(', ')})`
+            : '';
+          return h(
             'div',
-            { className: 'shared-headers' },
+            { key: missing.join(',') || 'all' },
             h(
               'p',
               null,
-              'Every response above carries ',
-              ...names(shared),
-              drawnAbove.length > 0
-                ? ` (the rate-limit headers are described under ${actedOn.join(', ')}).`
-                : '.',
+              missing.length === 0
+                ? 'Every response above carries '
+                : `Every response above but ${missing.join(', ')} carries `,
+              ...names(list),
+              `${where}.`,
             ),
-            rest.size > 0 ? h(Headers, { headers: rest, getComponent: system.getComponent }) : null,
-          ),
+            described.size > 0 ? h(Headers, { headers: described, getComponent: system.getComponent }) : null,
+          );
+        });
+        const linkless = !props.responses.some((response) => Im.Map.isMap(response) && response.has('links'));
+        return h(
+          'div',
+          { className: linkless ? 'responses-without-links' : '' },
+          h(Original, { ...props, responses }),
+          h('div', { className: 'shared-headers' }, mediaTypeNote(Im, h, props.responses), ...notes),
         );
       },
       response: (Original, system) => (props) => {

@@ -46,6 +46,27 @@ window.OperationMarksPlugin = (system) => ({
     // has none: the `ids` list's int64 items get a text input, which keeps every digit.
     JsonSchema_integer_int64: (props) =>
       system.React.createElement(props.getComponent('JsonSchema_string'), props),
+    // The operation's extensions on one line rather than a table under its own header.
+    OperationExt: ({ extensions }) => {
+      const h = system.React.createElement;
+      const plain = (value) => (value?.toJS ? value.toJS() : value);
+      return h(
+        'div',
+        { className: 'opblock-section operation-extensions' },
+        h(
+          'p',
+          null,
+          h('b', null, 'Extensions: '),
+          ...extensions
+            .entrySeq()
+            .toArray()
+            .flatMap(([name, value], i) => [
+              i === 0 ? '' : ', ',
+              h('code', { key: name }, `${name}: ${JSON.stringify(plain(value))}`),
+            ]),
+        ),
+      );
+    },
   },
   wrapComponents: {
     OperationSummaryPath: (Original, system) => (props) => {
