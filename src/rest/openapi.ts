@@ -6,18 +6,40 @@ import { factsOf } from '../graphql/field-facts/facts.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
 import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
 
-const DESCRIPTION = `The pet store over REST: a thin adapter that runs the same schema operations as the GraphQL API at /graphql.
+// The first lines say what every operation shares; the rest is folded (<details>) so that /docs opens short.
+const DESCRIPTION = `The pet store over REST: the operations of the GraphQL API at [/graphql](/graphql), on the same data and with the same rules. The document is [/openapi.json](/openapi.json); a key holder sees its quota and traffic at [/usage](/usage).
+
+- **Keys**: reads need none (Free plan, counted per client IP). Writes need \`X-API-Key\` with the scope the operation names in \`x-required-scope\` (on /docs, the badge beside it; \`admin\` has every scope).
+- **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` and \`X-RateLimit-Budget: plan\`; over the limit, 429 with \`Retry-After\`.
+- **Errors**: the Error object \`{code, message, status}\`, with the HTTP status equal to \`status\`; the message names the field at fault.
+
+<details><summary><b>Ids, paging, HEAD</b></summary>
 
 - **Ids** are int64. Responses write them as JSON numbers, exact beyond 2^53 (though most JSON parsers round them). A request may send one as a JSON number up to 2^53 - 1 (a larger number is refused, 400, rather than changed) or as a string of digits for the whole int64 range: \`"9007199254740993"\`; the same rule holds in GraphQL (docs/http.md).
-- **HEAD** is answered wherever GET is, with GET's status and headers and no body; it counts against the rate limit like a GET. The document lists the GET operations only.
 - **Paging**: lists take \`limit\` (1 to 100, default 20) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=20&cursor=...>; rel="next"\`. No \`Link\` header: last page.
-- **Errors** are the Error object \`{code, message, status}\` with the HTTP status equal to \`status\`; the message names the field at fault. Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
-- **Authentication**: reads work without a key (Free plan, counted per client IP); writes need \`X-API-Key\`.
-- **Rate limits**: every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`, and \`X-RateLimit-Budget: plan\`; over the limit, 429 with \`Retry-After\`.
-- **Caching**: every GET answer (200) carries an \`ETag\` made of the store's change counters of what it read and of the request, equal in every gateway process. Send it back as \`If-None-Match\`: while nothing it read has changed, the answer is 304 with no body, decided before the operation runs, and it does not count against the rate limit (the rate-limit headers still show the window). \`Cache-Control\` says who may keep an answer: \`public\` for catalogue reads (with the configured \`max-age\`, else \`no-cache\`: revalidate each time), \`private, no-cache\` for your own orders, \`no-store\` for writes and errors. \`Vary: Accept, Accept-Encoding, X-API-Key\`. Answers from 1 KB are compressed (br, gzip) by \`Accept-Encoding\`.
-- **Browsers**: pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`); credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
+- **HEAD** is answered wherever GET is, with GET's status and headers and no body; it counts against the rate limit like a GET. The document lists the GET operations only.
+</details>
+
+<details><summary><b>Refusals: unknown paths and fields, 503</b></summary>
+
+- Unknown paths are 404 \`NOT_FOUND\`; a method a path does not have is 405 \`METHOD_NOT_ALLOWED\` with an \`Allow\` header. Unknown body fields and query parameters are refused (400).
 - **Unavailable**: when the database or the rate-limit store is unreachable or does not answer in time (\`DATABASE_STATEMENT_TIMEOUT_MS\`, a few seconds), and for a request still running when the gateway stops, 503 \`UNAVAILABLE\` with \`Retry-After\`: retry, possibly on another instance.
-- **Idempotent writes**: send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body (compared by meaning: JSON keys in any order, an id as number or text) within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.`;
+</details>
+
+<details><summary><b>Caching: ETag and 304, Cache-Control, compression</b></summary>
+
+Every GET answer (200) carries an \`ETag\` made of the store's change counters of what it read and of the request, equal in every gateway process. Send it back as \`If-None-Match\`: while nothing it read has changed, the answer is 304 with no body, decided before the operation runs, and it does not count against the rate limit (the rate-limit headers still show the window). \`Cache-Control\` says who may keep an answer: \`public\` for catalogue reads (with the configured \`max-age\`, else \`no-cache\`: revalidate each time), \`private, no-cache\` for your own orders, \`no-store\` for writes and errors. \`Vary: Accept, Accept-Encoding, X-API-Key\`. Answers from 1 KB are compressed (br, gzip) by \`Accept-Encoding\`.
+</details>
+
+<details><summary><b>Idempotent writes: Idempotency-Key</b></summary>
+
+Send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body (compared by meaning: JSON keys in any order, an id as number or text) within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.
+</details>
+
+<details><summary><b>Browsers: CORS</b></summary>
+
+Pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`); credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
+</details>`;
 
 const PATH_PARAMETERS: Record<string, string> = {
   petId: 'Identifier of the pet.',
@@ -82,7 +104,7 @@ const IDEMPOTENCY_KEY = {
 
 type HeaderName = keyof typeof HEADERS;
 
-/** A message of each code as the gateway writes it, for the error responses' examples. */
+/** A message of each code as the gateway writes it, about the demo catalogue, for the error responses' examples. */
 const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   VALIDATION_FAILED: 'name: must not be empty',
   QUERY_TOO_COMPLEX: 'The query is too complex',
@@ -98,8 +120,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   NOT_FOUND: 'Pet 42 does not exist',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed on /pets; it allows GET, HEAD, POST',
   REQUEST_TIMEOUT: 'The request took too long to arrive',
-  CONFLICT: 'Category 3 still has pets: move or delete them first',
-  OUT_OF_STOCK: 'Pet 42 has 1 in stock; 2 were ordered',
+  CONFLICT: 'Category 3 still has 1 pet(s); move or delete them before deleting the category',
+  OUT_OF_STOCK: 'Pet 2 has 1 in stock; 2 requested. Order at most 1.',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running: retry once it has finished',
   IDEMPOTENCY_ANSWER_NOT_KEPT:
     'The request with this Idempotency-Key ran (201) but its answer was too large to keep: read the outcome instead',

@@ -1,5 +1,6 @@
 import { ERROR_STATUS } from '../contract/errors.ts';
 import { INT64_RULE, INT64_TEXT } from '../contract/int64.ts';
+import { DEMO_CATEGORIES, DEMO_PETS, DEMO_STOCK } from '../store/demo-catalogue.ts';
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_QUANTITY } from '../store/validate.ts';
 
 /** The subset of OpenAPI 3.0 Schema Objects that the resources use. */
@@ -87,6 +88,10 @@ const NewCategory = object(
   ['name'],
 );
 
+// The examples are rows of the demo catalogue that a first start seeds (without them /docs shows `"id": 0`).
+const [rex, bella] = DEMO_PETS as [(typeof DEMO_PETS)[number], (typeof DEMO_PETS)[number]];
+const [dogs] = DEMO_CATEGORIES as [(typeof DEMO_CATEGORIES)[number]];
+
 /**
  * JSON Schemas of the spec's resources, plus the request bodies the REST operations take. Responses leave out
  * fields without a value (a category without description, an order without ship date) rather than send null.
@@ -98,23 +103,29 @@ export const RESOURCES = {
     description: 'Status of a pet or of an inventory entry.',
   },
   NewPet,
-  Pet: object(
-    'An animal in the store.',
-    {
-      id: int64('Unique identifier assigned on creation.'),
-      ...NewPet.properties,
-      categoryId: int64('Identifier of the category the animal belongs to.'),
-    },
-    ['id', ...(NewPet.required ?? [])],
-  ),
-  Pets: { type: 'array', items: ref('Pet'), description: 'A list of pets.' },
+  Pet: {
+    ...object(
+      'An animal in the store.',
+      {
+        id: int64('Unique identifier assigned on creation.'),
+        ...NewPet.properties,
+        categoryId: int64('Identifier of the category the animal belongs to.'),
+      },
+      ['id', ...(NewPet.required ?? [])],
+    ),
+    example: rex,
+  },
+  Pets: { type: 'array', items: ref('Pet'), description: 'A list of pets.', example: [rex, bella] },
   PetPatch: object('Changes to a pet: fields left out stay as they are.', NewPet.properties),
   NewCategory,
-  Category: object(
-    'A category of animals.',
-    { id: int64('Unique identifier assigned on creation.'), ...NewCategory.properties },
-    ['id', ...(NewCategory.required ?? [])],
-  ),
+  Category: {
+    ...object(
+      'A category of animals.',
+      { id: int64('Unique identifier assigned on creation.'), ...NewCategory.properties },
+      ['id', ...(NewCategory.required ?? [])],
+    ),
+    example: dogs,
+  },
   CategoryPatch: object(
     'Changes to a category: fields left out stay as they are; a null description removes it.',
     {
@@ -122,17 +133,31 @@ export const RESOURCES = {
       description: { ...NewCategory.properties.description, nullable: true },
     },
   ),
-  Order: object('An order for an animal. Placing it takes its quantity from stock.', {
-    id: int64('Unique order identifier.'),
-    petId: int64('Identifier of the animal ordered (left out once a pet with completed orders was deleted).'),
-    quantity: { type: 'integer', minimum: 1, maximum: MAX_QUANTITY, description: 'Number of units ordered.' },
-    shipDate: {
-      type: 'string',
-      format: 'date-time',
-      description: 'Expected or actual ship date (ISO 8601).',
-    },
-    complete: { type: 'boolean', description: 'Whether the order has been fulfilled. Completion is final.' },
-  }),
+  Order: {
+    ...object('An order for an animal. Placing it takes its quantity from stock.', {
+      id: int64('Unique order identifier.'),
+      petId: int64(
+        'Identifier of the animal ordered (left out once a pet with completed orders was deleted).',
+      ),
+      quantity: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_QUANTITY,
+        description: 'Number of units ordered.',
+      },
+      shipDate: {
+        type: 'string',
+        format: 'date-time',
+        description: 'Expected or actual ship date (ISO 8601).',
+      },
+      complete: {
+        type: 'boolean',
+        description: 'Whether the order has been fulfilled. Completion is final.',
+      },
+    }),
+    // The demo catalogue has no orders: the first one a client would place, for Rex.
+    example: { id: 1, petId: rex.id, quantity: 1, shipDate: '2026-12-01T10:00:00.000Z', complete: false },
+  },
   NewOrder: object(
     'An order to place. Unknown fields are refused.',
     {
@@ -160,15 +185,18 @@ export const RESOURCES = {
       description: 'true completes the order; a complete order cannot be reopened.',
     },
   }),
-  InventoryItem: object(
-    'Stock of one pet. Status: available while quantity > 0; at 0, pending while open orders exist, else sold.',
-    {
-      petId: int64('Identifier of the animal the entry tracks.'),
-      quantity: { type: 'integer', minimum: 0, description: 'Current stock count.' },
-      status: ref('PetStatus'),
-    },
-    ['petId', 'quantity', 'status'],
-  ),
+  InventoryItem: {
+    ...object(
+      'Stock of one pet. Status: available while quantity > 0; at 0, pending while open orders exist, else sold.',
+      {
+        petId: int64('Identifier of the animal the entry tracks.'),
+        quantity: { type: 'integer', minimum: 0, description: 'Current stock count.' },
+        status: ref('PetStatus'),
+      },
+      ['petId', 'quantity', 'status'],
+    ),
+    example: { petId: rex.id, quantity: DEMO_STOCK[0], status: 'available' },
+  },
   InventoryUpdate: object(
     'The new stock count of a pet. Unknown fields are refused.',
     { quantity: { type: 'integer', minimum: 0, maximum: MAX_QUANTITY, description: 'The new stock count.' } },

@@ -26,6 +26,16 @@ const CATALOGUE: {
   },
 ];
 
+/**
+ * The catalogue as a fresh store numbers it (ids from 1, in the order seeded), for the examples of the API
+ * documents: a test holds them to what the seeded store answers.
+ */
+export const DEMO_CATEGORIES = CATALOGUE.map(({ category }, index) => ({ id: index + 1, ...category }));
+export const DEMO_PETS = CATALOGUE.flatMap(({ pets }, index) =>
+  pets.map(({ name, status = 'available' }) => ({ name, categoryId: index + 1, status })),
+).map((pet, index) => ({ id: index + 1, ...pet }));
+export const DEMO_STOCK = CATALOGUE.flatMap(({ pets }) => pets.map(({ stock }) => stock));
+
 // Taken on PostgreSQL by the transaction that seeds, so that gateways starting together on an empty store
 // seed it once: the others wait, then find it filled. (SQLite's transactions take the write lock as they begin.)
 const SEED_LOCK_ID = 72707370;

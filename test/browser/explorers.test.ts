@@ -113,6 +113,35 @@ describe('API reference at /docs', () => {
       operation(method, path).locator('.stability-badge').textContent();
     expect(await badge('get', '/store/inventory')).toBe('beta');
     expect(await badge('put', '/store/inventory/{petId}')).toBe('experimental');
+
+    // What each operation needs, in words: reads take no key (and show no lock, which read as "locked"); a
+    // write names the scope of its key, from the document, and keeps the lock that opens the key dialog.
+    const keyBadge = (method: string, path: string) =>
+      operation(method, path).locator('.key-badge').textContent();
+    const locks = (method: string, path: string) =>
+      operation(method, path).locator('.authorization__btn').count();
+    for (const [path, item] of Object.entries(
+      document.paths as Record<string, Record<string, { security: object[]; 'x-required-scope': string }>>,
+    )) {
+      for (const [method, { security, 'x-required-scope': scope }] of Object.entries(item)) {
+        const takesNoKey = security.some((requirement) => Object.keys(requirement).length === 0);
+        expect(await keyBadge(method, path), `${method} ${path}`).toBe(
+          takesNoKey ? 'no key needed' : `key with scope ${scope}`,
+        );
+        expect(await locks(method, path), `${method} ${path}`).toBe(takesNoKey ? 0 : 1);
+      }
+    }
+    expect(await keyBadge('get', '/pets')).toBe('no key needed');
+    expect(await keyBadge('post', '/pets')).toBe('key with scope catalog');
+    expect(await keyBadge('post', '/store/orders')).toBe('key with scope orders');
+    // The introduction: three lines, and the rest folded.
+    const folded = page.locator('.info .description details');
+    expect(await folded.count()).toBe(5);
+    expect(await folded.evaluateAll((all) => all.filter((d) => (d as HTMLDetailsElement).open).length)).toBe(
+      0,
+    );
+    expect(await page.locator('.info .description li:not(details li)').count()).toBe(3);
+
     const lastOperation = await page.locator('.opblock').last().boundingBox();
     const height = Math.ceil((lastOperation?.y ?? 0) + (lastOperation?.height ?? 0) + 24);
     await page.screenshot({
@@ -128,6 +157,63 @@ describe('API reference at /docs', () => {
     await operation('get', '/store/orders').locator('.parameters-container').waitFor();
     expect(await operation('get', '/store/orders').locator('.try-out__btn').count()).toBe(0);
 
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws every expanded operation within about two screens (2,200 px at 1,400 px wide)', {
+    timeout: 120_000,
+  }, async () => {
+    const document = await (await fetch(`${app.url}/openapi.json`)).json();
+    const { page, outside, errors } = await openPage({ width: 1400, height: 1000 });
+    await page.goto(`${app.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    const heights: Record<string, number> = {};
+    for (const [path, item] of Object.entries(
+      document.paths as Record<string, Record<string, { operationId: string; tags: string[] }>>,
+    )) {
+      for (const [method, { operationId, tags }] of Object.entries(item)) {
+        const block = page.locator(`#operations-${tags[0]}-${operationId}`);
+        await block.locator('.opblock-summary-control').click();
+        await block.locator('.responses-table').waitFor();
+        heights[`${method.toUpperCase()} ${path}`] = Math.round((await block.boundingBox())?.height ?? 0);
+        await block.locator('.opblock-summary-control').click();
+        await block.locator('.responses-table').waitFor({ state: 'detached' });
+      }
+    }
+    console.log('expanded operation heights (px):', JSON.stringify(heights));
+    expect(Object.keys(heights)).toHaveLength(20);
+    for (const [operation, height] of Object.entries(heights)) {
+      expect(height, operation).toBeLessThanOrEqual(2200);
+    }
+
+    // The rate-limit headers are drawn in full where a client acts on them (429), and named once for the rest.
+    const listPets = page.locator('#operations-Pets-listPets');
+    await listPets.locator('.opblock-summary-control').click();
+    await listPets.locator('.responses-table').waitFor();
+    const headersOf = (status: number) =>
+      listPets
+        .locator(`.response[data-code="${status}"] .headers td.header-col:first-child`)
+        .allTextContents();
+    expect(await headersOf(429)).toEqual(
+      expect.arrayContaining([
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ]),
+    );
+    expect(await headersOf(200)).not.toContain('X-RateLimit-Limit');
+    expect(await headersOf(200)).toContain('ETag');
+    expect(await headersOf(400)).toEqual([]);
+    expect(await listPets.locator('.shared-headers').textContent()).toContain(
+      'Every response above carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset and X-RateLimit-Budget',
+    );
+    // The examples are the demo catalogue's, not zeros.
+    const example = JSON.parse(
+      (await listPets.locator('.response[data-code="200"] .example').first().textContent()) ?? '[]',
+    );
+    expect(example[0]).toMatchObject({ id: 1, name: 'Rex', categoryId: 1 });
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
   });

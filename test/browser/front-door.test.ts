@@ -118,7 +118,7 @@ describe('the front door in a browser', () => {
   });
 
   it('opens one operation of /docs (the screenshot the README links)', { timeout: 90_000 }, async () => {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const outside = await blockOutsideLoopback(context);
     const page = await context.newPage();
     await page.goto(`${app.url}/docs`);

@@ -71,3 +71,18 @@ function fix(part: unknown): unknown {
   const ref = (part as { $ref?: string }).$ref;
   return ref ? { $ref: `openapi.json${ref}` } : part;
 }
+
+const withExamples = Object.entries(document.components.schemas as Record<string, { example?: unknown }>)
+  .filter(([, schema]) => schema.example !== undefined)
+  .map(([name, schema]) => ({ name, example: schema.example }));
+
+it('gives the resources examples (what /docs shows for their ids instead of 0)', () => {
+  expect(withExamples.map(({ name }) => name).sort()).toEqual(
+    ['Category', 'InventoryItem', 'Order', 'Pet', 'Pets'].sort(),
+  );
+});
+
+it.each(withExamples)('the example of $name is valid against its schema', ({ name, example }) => {
+  const validate = ajv.compile({ $ref: `openapi.json#/components/schemas/${name}` });
+  expect(validate(example), ajv.errorsText(validate.errors)).toBe(true);
+});

@@ -10,6 +10,8 @@ const page = import.meta.dirname;
 
 /** The files the /docs page loads, under /docs/assets/: nothing else is read from disk, whatever the URL. */
 const ASSET_FILES = [
+  join(page, 'operation-marks.js'),
+  join(page, 'compact-responses.js'),
   join(page, 'init.js'),
   join(page, 'marks.css'),
   join(swaggerUi, 'swagger-ui-bundle.js'),
