@@ -1,7 +1,8 @@
+import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import { Redis, ReplyError } from 'ioredis';
 import type { RateLimitConfig } from '../../config/rate-limits.ts';
 import { type BreakerOptions, CircuitBreaker } from './breaker.ts';
-import type { Charge, CounterStore, Log, Take, WindowCount } from './counter.ts';
+import type { CounterStore, Log, WindowCount } from './counter.ts';
 import { MemoryCounterStore } from './memory.ts';
 
 // Both scripts keep one integer per key and window kind, expiring with its window. A window's id is its
@@ -116,8 +117,7 @@ export async function openRedisCounterStore(
   client.defineCommand('holdLease', { lua: HOLD_LEASE_SCRIPT, numberOfKeys: 1 });
   client.defineCommand('countLeases', { lua: COUNT_LEASES_SCRIPT, numberOfKeys: 1 });
   const scripts = client as unknown as Scripts;
-  // Used only while Redis is unreachable and failing open. Its window ids are handed out negated, so that a
-  // refund always goes back to the store that took the points.
+  // Used only while Redis is unreachable and failing open.
   const local = new MemoryCounterStore();
 
   let connected: boolean | undefined;
@@ -160,26 +160,43 @@ export async function openRedisCounterStore(
     return true;
   };
 
-  function takeLocally(key: string, charges: readonly Charge[], cause?: unknown): Take {
-    if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
-    const { taken, windows } = local.take(key, charges);
-    return { taken, windows: windows.map((window) => ({ ...window, id: -window.id })) };
+  /**
+   * The one fallback: `inRedis` while Redis answers; without it (unreachable, the breaker open, or a command that
+   * failed for want of it) `inMemory` when failing open, an error when failing closed. An error Redis itself
+   * answers is thrown as it is. The memory answer comes at once, not as a promise (the hot path).
+   */
+  function redisElseMemory<T>(inRedis: () => Promise<T>, inMemory: () => T): MaybePromise<T> {
+    const withoutRedis = (cause?: unknown) => {
+      if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
+      return inMemory();
+    };
+    if (client.status !== 'ready' || skipRedis()) return withoutRedis();
+    return inRedis().then(
+      (answer) => {
+        commandSucceeded();
+        return answer;
+      },
+      (error: unknown) => {
+        if (error instanceof ReplyError) throw error;
+        commandFailed(error);
+        return withoutRedis(error);
+      },
+    );
   }
 
   return {
     take(key, charges) {
-      if (client.status !== 'ready' || skipRedis()) return takeLocally(key, charges);
-      const args: (string | number)[] = charges.map(({ window }) => redisKey(window.name, key));
-      for (const { window, points, limit } of charges) args.push(points, limit, window.seconds * 1000);
-      return scripts.takeFromWindows(charges.length, ...args).then(
-        (reply) => {
-          commandSucceeded();
+      return redisElseMemory(
+        async () => {
+          const args: (string | number)[] = charges.map(({ window }) => redisKey(window.name, key));
+          for (const { window, points, limit } of charges) args.push(points, limit, window.seconds * 1000);
+          const reply = await scripts.takeFromWindows(charges.length, ...args);
           return { taken: reply[0] === 1, windows: charges.map((_, i) => windowAt(reply, 1 + 3 * i)) };
         },
-        (error: unknown) => {
-          if (error instanceof ReplyError) throw error;
-          commandFailed(error);
-          return takeLocally(key, charges, error);
+        () => {
+          // Its window ids are handed out negated, so that a refund goes back to the store that took the points.
+          const { taken, windows } = local.take(key, charges);
+          return { taken, windows: windows.map((window) => ({ ...window, id: -window.id })) };
         },
       );
     },
@@ -206,40 +223,16 @@ export async function openRedisCounterStore(
     },
 
     holdLease(key, id, limit, ttlMs) {
-      const holdLocally = (cause?: unknown) => {
-        if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
-        return local.holdLease(key, id, limit, ttlMs);
-      };
-      if (client.status !== 'ready' || skipRedis()) return holdLocally();
-      return scripts.holdLease(redisKey('leases', key), id, limit, ttlMs).then(
-        (held) => {
-          commandSucceeded();
-          return held === 1;
-        },
-        (error: unknown) => {
-          if (error instanceof ReplyError) throw error;
-          commandFailed(error);
-          return holdLocally(error);
-        },
+      return redisElseMemory(
+        async () => (await scripts.holdLease(redisKey('leases', key), id, limit, ttlMs)) === 1,
+        () => local.holdLease(key, id, limit, ttlMs),
       );
     },
 
     countLeases(key) {
-      const countLocally = (cause?: unknown) => {
-        if (onFailure === 'closed') throw cause ?? new Error('Redis connection is not ready');
-        return local.countLeases(key);
-      };
-      if (client.status !== 'ready' || skipRedis()) return countLocally();
-      return scripts.countLeases(redisKey('leases', key)).then(
-        (count) => {
-          commandSucceeded();
-          return count;
-        },
-        (error: unknown) => {
-          if (error instanceof ReplyError) throw error;
-          commandFailed(error);
-          return countLocally(error);
-        },
+      return redisElseMemory(
+        () => scripts.countLeases(redisKey('leases', key)),
+        () => local.countLeases(key),
       );
     },
 
