@@ -111,10 +111,32 @@ describe('the subgraph, asked as a router asks', () => {
     }
   });
 
-  it('leaves the schema without federation as it is when FEDERATION is off', () => {
+  it('has neither _service nor _entities when FEDERATION is off (the default): VALIDATION_FAILED', async () => {
     const fields = buildSchema().getQueryType()?.getFields() ?? {};
     expect(Object.keys(fields)).not.toContain('_service');
     expect(Object.keys(fields)).not.toContain('_entities');
+    const plain = await startTestApp();
+    try {
+      for (const [query, message] of [
+        ['{ _service { sdl } }', 'Cannot query field "_service" on type "Query".'],
+        [
+          '{ _entities(representations: []) { __typename } }',
+          'Cannot query field "_entities" on type "Query".',
+        ],
+        [ENTITIES, 'Unknown type "_Any".'],
+      ] as const) {
+        const { status, body } = await plain.graphql(query, { representations: [] });
+        // A validation error, answered 200 to a client that accepts application/json (GraphQL over HTTP).
+        expect(status).toBe(200);
+        expect(body.data).toBeUndefined();
+        expect(body.errors?.[0]).toMatchObject({
+          message,
+          extensions: { code: 'VALIDATION_FAILED', status: 400 },
+        });
+      }
+    } finally {
+      await plain.close();
+    }
   });
 
   it('reads the entities of one request in one statement per type, in order; NOT_FOUND for an id that is not there', async () => {
