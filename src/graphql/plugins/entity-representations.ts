@@ -1,4 +1,12 @@
-import { BREAK, type DocumentNode, type GraphQLSchema, isUnionType, visit } from 'graphql';
+import {
+  BREAK,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLSchema,
+  isUnionType,
+  visit,
+} from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
 import { graphqlError } from '../../contract/graphql-error.ts';
@@ -41,23 +49,23 @@ export function useEntityRepresentations(): Plugin<Context> {
       if (entityNames.size === 0 || !mentionsEntities(args.document)) return;
       const root = rootFieldsOf(args);
       if (!root) return;
-      root.fields.forEach((field, i) => {
+      for (const [i, field] of root.fields.entries()) {
         const node = root.nodes[i];
-        if (field.name !== ENTITIES_FIELD || !node) return;
+        if (field.name !== ENTITIES_FIELD || !node) continue;
         const problem = representationProblem(representationsOf(field, node, root.variables), entityNames);
-        if (problem) {
-          setResultAndStopExecution({
-            errors: [graphqlError('VALIDATION_FAILED', problem, { httpStatus: true })],
-          });
-        }
-      });
+        if (!problem) continue;
+        setResultAndStopExecution({
+          errors: [graphqlError('VALIDATION_FAILED', problem, { httpStatus: true })],
+        });
+        return;
+      }
     },
   };
 }
 
 function representationsOf(
-  field: Parameters<typeof getArgumentValues>[0],
-  node: Parameters<typeof getArgumentValues>[1],
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
   variables: Record<string, unknown>,
 ): unknown[] {
   try {
