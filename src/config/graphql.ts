@@ -20,6 +20,8 @@ export const graphqlPart = z
     TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).default('allow'),
     // The list path by plan (docs/architecture.md); off: every list is answered by the resolvers.
     LIST_PLANS: z.enum(['on', 'off']).default('on'),
+    // A federation subgraph (docs/federation.md): entities and `_service`/`_entities` for a router; off: neither.
+    FEDERATION: z.enum(['on', 'off'], 'must be one of on, off').default('off'),
     SUBSCRIPTION_HEARTBEAT_MS: atLeastOne('ms').default(15_000),
     SUBSCRIPTION_GAP_WAIT_MS: atLeastOne('ms').default(1_000),
     SUBSCRIPTION_BACKLOG_EVENTS: atLeastOne('events').default(1_000),
@@ -39,6 +41,8 @@ export const graphqlPart = z
     trustedDocuments: env.TRUSTED_DOCUMENTS,
     /** Lists answered by one planned SQL statement (graphql/plan/). */
     listPlans: env.LIST_PLANS === 'on',
+    /** Served as a federation subgraph: the schema with `_service` and `_entities` (graphql/schema.ts). */
+    federation: env.FEDERATION === 'on',
     subscriptions: {
       /** A comment line on every open subscription stream this often, so that proxies keep it open. */
       heartbeatMs: env.SUBSCRIPTION_HEARTBEAT_MS,

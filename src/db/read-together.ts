@@ -18,6 +18,7 @@ export interface ManyReader<Row> {
  * `findMany` with the other lookups of this loop turn on the same model, column and selection (a Pothos
  * `query`). Prisma batches `findUnique` calls made in one tick itself, but pays its whole request path for each
  * call; here it is paid once per batch. The column is added to a `select` so that rows can be told apart.
+ * A `where` in the query narrows the rows the value may name (the caller's own orders): null for the others.
  */
 export function findUniqueTogether<Row>(
   reader: ManyReader<Row>,
@@ -76,12 +77,13 @@ async function readRows(
   query: object,
   values: readonly unknown[],
 ): Promise<unknown[]> {
-  const select = (query as { select?: Record<string, unknown> }).select;
+  const { select, where } = query as { select?: Record<string, unknown>; where?: object };
+  const oneOf = { [column]: { in: [...new Set(values)] } };
   const addColumn = select !== undefined && !select[column];
   const rows = await reader.findMany({
     ...query,
     ...(addColumn && { select: { ...select, [column]: true } }),
-    where: { [column]: { in: [...new Set(values)] } },
+    where: where ? { AND: [where, oneOf] } : oneOf,
   } as never);
   // By the value's digits: an Int64 may come as a BigInt or a number, and the row holds a BigInt.
   const byValue = new Map<string, Record<string, unknown>>();

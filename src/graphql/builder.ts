@@ -1,4 +1,6 @@
 import SchemaBuilder from '@pothos/core';
+import DirectivesPlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from '../generated/pothos-types.ts';
@@ -17,8 +19,9 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
   };
 }>({
-  // First, so that its resolver wrappers (a mutation's savepoint) hold everything the others do.
-  plugins: [FieldFactsPlugin, PrismaPlugin, RelayPlugin],
+  // First, so that its resolver wrappers (a mutation's savepoint) hold everything the others do. Directives and
+  // Federation mark the entities (`@key`) for the subgraph's SDL; they change nothing else (graphql/schema.ts).
+  plugins: [FieldFactsPlugin, DirectivesPlugin, PrismaPlugin, FederationPlugin, RelayPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (context) => context.prisma,

@@ -4,6 +4,7 @@ import {
   type GraphQLSchema,
   getNamedType,
   isObjectType,
+  isUnionType,
   TypeInfo,
   visit,
   visitWithTypeInfo,
@@ -23,7 +24,8 @@ export interface CachePolicy {
 /**
  * A document's cache policy, by the schema's field facts. Its scope is the most restrictive of its fields'
  * (`cache`). A Prisma object type reads its model's table, a connection or edge its node's; a field names the
- * tables its type does not show (`readsTables`, by Prisma model name). A root field whose type shows no table
+ * tables its type does not show (`readsTables`, by Prisma model name); a union (federation's entities) its
+ * members'. A root field whose type shows no table
  * and that names none makes its results depend on every table. A field the builder did not make has no facts
  * and is public (introspection's: it reads no table).
  */
@@ -53,25 +55,31 @@ export function cachePolicyOf(document: DocumentNode, schema: GraphQLSchema): Ca
           facts.callerDependent ? mostRestrictive(facts.cache, 'private') : facts.cache,
         );
         for (const table of facts.readsTables) tables.add(table);
-        const model = modelOf(getNamedType(field.type));
-        if (model) tables.add(model);
+        const models = modelsOf(getNamedType(field.type));
+        for (const model of models) tables.add(model);
         // Below the root, a field without a table of its own is read from its parent object, whose field counted it.
         const parent = typeInfo.getParentType();
-        if (facts.readsTables.length === 0 && !model && parent && isRootType(parent, schema)) all = true;
+        if (facts.readsTables.length === 0 && models.length === 0 && parent && isRootType(parent, schema)) {
+          all = true;
+        }
       },
     }),
   );
   return { scope, tables: all ? 'all' : [...tables].sort() };
 }
 
-/** The Prisma model behind a type: a Pothos prismaObject's own; a connection's or an edge's, its node's. */
-function modelOf(type: GraphQLNamedType): string | undefined {
-  if (!isObjectType(type)) return undefined;
+/**
+ * The Prisma models behind a type: a Pothos prismaObject's own; a connection's or an edge's, its node's; a
+ * union's, its members'.
+ */
+function modelsOf(type: GraphQLNamedType): string[] {
+  if (isUnionType(type)) return type.getTypes().flatMap(modelsOf);
+  if (!isObjectType(type)) return [];
   const model = type.extensions?.pothosPrismaModel;
-  if (typeof model === 'string') return model;
+  if (typeof model === 'string') return [model];
   const { edges, node } = type.getFields();
   const inner = node ?? edges;
-  return inner ? modelOf(getNamedType(inner.type)) : undefined;
+  return inner ? modelsOf(getNamedType(inner.type)) : [];
 }
 
 const isRootType = (type: GraphQLNamedType, schema: GraphQLSchema) =>

@@ -18,6 +18,7 @@ import { useBodyLimit } from './plugins/body-limit.ts';
 import { useClientErrorCodes } from './plugins/client-error-codes.ts';
 import { useCompression } from './plugins/compression.ts';
 import { useCsrfPrevention } from './plugins/csrf-prevention.ts';
+import { useEntityRepresentations } from './plugins/entity-representations.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
 import { useHideSuggestions } from './plugins/hide-suggestions.ts';
 import { useHttpCaching } from './plugins/http-caching.ts';
@@ -135,6 +136,8 @@ export function apiStages(options: GraphQLServerOptions) {
     'writes need a key': useWritesNeedKey(),
     // Declared per root field in the schema (its `scope` option); after the key check, so that no key is 401 first.
     scopes: useScopes(),
+    // A federation router's `_entities` representations name entities of this subgraph (docs/federation.md).
+    'entity representations': useEntityRepresentations(),
     // After the key and scope checks: a refused write must not spend a caller's field limit.
     'field limits': useFieldLimits(),
     // Before a subscription starts: past its caller's cap of open subscriptions, it is refused (429).

@@ -90,7 +90,7 @@ export async function createPipeline({
   const cors = createCors(config.corsOrigins);
 
   const petsById = petsByIdDeprecation(config.petsByIdDeprecation, now);
-  const schema = buildSchema(petsById);
+  const schema = buildSchema(petsById, { federation: config.federation });
   const openApiDocument = JSON.stringify(createOpenApiDocument({ schema, petsById }));
   const openApiAsset = createStaticAsset(openApiDocument, {
     'content-type': 'application/json; charset=utf-8',

@@ -42,6 +42,12 @@ describe('configuration', () => {
     expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
   });
 
+  it('serves no federation subgraph unless FEDERATION=on', () => {
+    expect(loadConfig({}).federation).toBe(false);
+    expect(loadConfig({ FEDERATION: 'off' }).federation).toBe(false);
+    expect(loadConfig({ FEDERATION: 'on' }).federation).toBe(true);
+  });
+
   it('keeps serving for SHUTDOWN_DELAY_MS after SIGTERM when told to', () => {
     expect(loadConfig({ SHUTDOWN_DELAY_MS: '3000' }).shutdownDelayMs).toBe(3000);
     expect(loadConfig({ SHUTDOWN_DELAY_MS: '0' }).shutdownDelayMs).toBe(0);
@@ -106,6 +112,8 @@ describe('configuration', () => {
     ],
     [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT="text": must be one of json, pretty'],
     [{ LOG_FORMAT: 'JSON' }, 'LOG_FORMAT="JSON": must be one of json, pretty'],
+    [{ FEDERATION: 'true' }, 'FEDERATION="true": must be one of on, off'],
+    [{ FEDERATION: 'ON' }, 'FEDERATION="ON": must be one of on, off'],
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -102,6 +102,24 @@ it('reads apart what differs: the model, the column, the selection, and a transa
   expect(await readPet(petIds[3] as bigint)).toEqual(before);
 });
 
+it('a where in the selection narrows the rows: an id outside it is null, in one statement with the others', async () => {
+  statements = [];
+  const named = (name: string) => ({ ...SELECTION, where: { name } });
+  const [rex, notFido, fido, none] = await Promise.all([
+    findUniqueTogether(test.db.prisma.pet, 'id', petIds[1], named('Fido')),
+    findUniqueTogether(test.db.prisma.pet, 'id', petIds[2], named('Fido')),
+    findUniqueTogether(test.db.prisma.pet, 'id', petIds[1], named('Fido')),
+    // An empty set of allowed ids (an anonymous caller's orders) is not widened by the ids looked up.
+    findUniqueTogether(test.db.prisma.pet, 'id', petIds[1], { ...SELECTION, where: { id: { in: [] } } }),
+  ]);
+  expect(rex).toEqual({ name: 'Fido', category: { name: 'Dogs' } });
+  expect(notFido).toBeNull();
+  expect(fido).toEqual(rex);
+  expect(none).toBeNull();
+  // One statement for the two lookups narrowed alike, one for the other narrowing.
+  expect(petStatements()).toHaveLength(2);
+});
+
 let app: TestApp;
 it('concurrent GraphQL and REST requests by id each get their own pet, or NOT_FOUND', async () => {
   app = await startTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' } });

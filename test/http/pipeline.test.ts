@@ -141,6 +141,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'hide suggestions',
       'writes need a key',
       'scopes',
+      'entity representations',
       'field limits',
       'subscription cap',
       'server-sent events',

@@ -109,7 +109,17 @@ export function factsFrom(options: FactOptions, extensions: PothosFieldExtension
 /** The extension the plugin keeps a field's facts under; nothing but `factsOf` reads it. */
 export const FACTS_EXTENSION = 'gatewayFieldFacts';
 
-/** The facts of a built field; a field the builder did not make (introspection's) has none. */
-export function factsOf(field: Pick<GraphQLField<unknown, unknown>, 'extensions'>): FieldFacts {
-  return (field.extensions?.[FACTS_EXTENSION] as FieldFacts | undefined) ?? NO_FACTS;
+/**
+ * Federation's entity lookup (`_entities`, FEDERATION=on), made by @apollo/subgraph rather than the builder:
+ * the orders it finds depend on the caller's key (types/order.ts), so none of its answers is shared.
+ */
+const ENTITY_LOOKUP_FACTS: FieldFacts = { ...NO_FACTS, callerDependent: true, cache: 'private' };
+
+/**
+ * The facts of a built field; a field the builder did not make has none (introspection's), or those of the
+ * entity lookup.
+ */
+export function factsOf(field: Pick<GraphQLField<unknown, unknown>, 'name' | 'extensions'>): FieldFacts {
+  const facts = field.extensions?.[FACTS_EXTENSION] as FieldFacts | undefined;
+  return facts ?? (field.name === '_entities' ? ENTITY_LOOKUP_FACTS : NO_FACTS);
 }

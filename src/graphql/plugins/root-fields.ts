@@ -1,5 +1,6 @@
 import {
   type ExecutionArgs,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLObjectType,
@@ -15,6 +16,10 @@ export interface RootFields {
   root: GraphQLObjectType;
   /** One entry per response key (fields merged under one key run once), in the order they run. */
   fields: GraphQLField<unknown, unknown>[];
+  /** The first node of each entry of `fields`, where its arguments are written. */
+  nodes: FieldNode[];
+  /** The operation's variables, coerced. */
+  variables: Record<string, unknown>;
 }
 
 /**
@@ -35,9 +40,12 @@ export function rootFieldsOf(args: ExecutionArgs): RootFields | undefined {
   }
   const definitions = root.getFields();
   const fields: GraphQLField<unknown, unknown>[] = [];
+  const nodes: FieldNode[] = [];
   for (const [, [node]] of collectFields(args.schema, fragments, coerced, root, operation.selectionSet)) {
     const field = node && definitions[node.name.value];
-    if (field) fields.push(field);
+    if (!field) continue;
+    fields.push(field);
+    nodes.push(node);
   }
-  return { root, fields };
+  return { root, fields, nodes, variables: coerced };
 }

@@ -3,6 +3,7 @@ import { findUniqueTogether } from '../../db/read-together.ts';
 import type { Prisma } from '../../generated/sqlite/client.ts';
 import { createCategory, deleteCategory, updateCategory } from '../../store/categories.ts';
 import { builder } from '../builder.ts';
+import { findEntity, ID_KEY } from '../entities.ts';
 import { listWhere } from '../list-where.ts';
 import { paging } from '../paging.ts';
 import { idArg } from './args.ts';
@@ -20,6 +21,12 @@ export const CategoryType = builder.prismaObject('Category', {
       PetConnection,
     ),
   }),
+});
+
+builder.asEntity(CategoryType, {
+  key: ID_KEY,
+  resolveReference: (reference, context, info) =>
+    findEntity(context.prisma.category, 'Category', reference, context, info),
 });
 
 const CategoryConnection = builder.connectionObject({ type: CategoryType, name: 'CategoryConnection' });

@@ -4,6 +4,7 @@ import { grants } from '../../contract/scopes.ts';
 import type { Prisma } from '../../generated/sqlite/client.ts';
 import { cancelOrder, type OrderAccess, ordersWithin, placeOrder, updateOrder } from '../../store/orders.ts';
 import { builder } from '../builder.ts';
+import { findEntity, ID_KEY } from '../entities.ts';
 import { listWhere } from '../list-where.ts';
 import { paging } from '../paging.ts';
 import { idArg } from './args.ts';
@@ -33,6 +34,20 @@ export function orderAccessOf(caller: Caller): OrderAccess {
   if (caller.kind !== 'key') return 'none';
   return grants(caller.scopes, 'admin') ? 'all' : { apiKeyId: caller.keyId };
 }
+
+// By the rule of order(id): a key's own orders (any with the admin scope), none without a key; NOT_FOUND for the others.
+builder.asEntity(OrderType, {
+  key: ID_KEY,
+  resolveReference: (reference, context, info) =>
+    findEntity(
+      context.prisma.order,
+      'Order',
+      reference,
+      context,
+      info,
+      ordersWithin(orderAccessOf(context.caller)),
+    ),
+});
 
 const OrderConnection = builder.connectionObject({ type: OrderType, name: 'OrderConnection' });
 

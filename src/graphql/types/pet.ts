@@ -4,6 +4,7 @@ import type { Prisma } from '../../generated/sqlite/client.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
 import { createPet, deletePet, updatePet } from '../../store/pets.ts';
 import { builder } from '../builder.ts';
+import { findEntity, ID_KEY } from '../entities.ts';
 import { listWhere } from '../list-where.ts';
 import { MAX_PAGE_SIZE, paging } from '../paging.ts';
 import { idArg } from './args.ts';
@@ -27,6 +28,13 @@ export const PetType = builder.prismaObject('Pet', {
       description: 'Stock of this pet.',
     }),
   }),
+});
+
+// A federation entity (docs/federation.md): a router finds pets by id for other subgraphs' fields.
+builder.asEntity(PetType, {
+  key: ID_KEY,
+  resolveReference: (reference, context, info) =>
+    findEntity(context.prisma.pet, 'Pet', reference, context, info),
 });
 
 export const PetConnection = builder.connectionObject({ type: PetType, name: 'PetConnection' });

@@ -1,0 +1,100 @@
+import {
+  BREAK,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLSchema,
+  isUnionType,
+  visit,
+} from 'graphql';
+import { getArgumentValues } from 'graphql/execution/values.js';
+import type { Plugin } from 'graphql-yoga';
+import { graphqlError } from '../../contract/graphql-error.ts';
+import type { Context } from '../context.ts';
+import { rootFieldsOf } from './root-fields.ts';
+
+const ENTITIES_FIELD = '_entities';
+
+/**
+ * A router's representations (`_entities`, FEDERATION=on), checked before anything runs: each must be an object
+ * whose `__typename` names an entity of this subgraph. @apollo/subgraph's resolver throws a plain error for
+ * any other, which loses the whole list and would be masked as INTERNAL; here the operation is refused whole,
+ * VALIDATION_FAILED (400) naming the representation. A schema without entities makes this stage do nothing.
+ */
+export function useEntityRepresentations(): Plugin<Context> {
+  let entityNames = new Set<string>();
+  let mentions = new WeakMap<DocumentNode, boolean>();
+  function mentionsEntities(document: DocumentNode): boolean {
+    let found = mentions.get(document);
+    if (found === undefined) {
+      found = false;
+      visit(document, {
+        Field(node) {
+          if (node.name.value !== ENTITIES_FIELD) return;
+          found = true;
+          return BREAK;
+        },
+      });
+      mentions.set(document, found);
+    }
+    return found;
+  }
+
+  return {
+    onSchemaChange({ schema }) {
+      entityNames = entityNamesOf(schema);
+      mentions = new WeakMap();
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      if (entityNames.size === 0 || !mentionsEntities(args.document)) return;
+      const root = rootFieldsOf(args);
+      if (!root) return;
+      for (const [i, field] of root.fields.entries()) {
+        const node = root.nodes[i];
+        if (field.name !== ENTITIES_FIELD || !node) continue;
+        const problem = representationProblem(representationsOf(field, node, root.variables), entityNames);
+        if (!problem) continue;
+        setResultAndStopExecution({
+          errors: [graphqlError('VALIDATION_FAILED', problem, { httpStatus: true })],
+        });
+        return;
+      }
+    },
+  };
+}
+
+function representationsOf(
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  variables: Record<string, unknown>,
+): unknown[] {
+  try {
+    const { representations } = getArgumentValues(field, node, variables);
+    return Array.isArray(representations) ? representations : [];
+  } catch {
+    // Arguments that do not coerce: graphql-js refuses the operation itself.
+    return [];
+  }
+}
+
+function representationProblem(representations: unknown[], entityNames: Set<string>): string | undefined {
+  for (const [index, representation] of representations.entries()) {
+    const typename =
+      representation && typeof representation === 'object'
+        ? (representation as { __typename?: unknown }).__typename
+        : undefined;
+    if (typeof typename === 'string' && entityNames.has(typename)) continue;
+    const got = representation && typeof representation === 'object' ? JSON.stringify(typename) : 'no object';
+    return (
+      `representations[${index}]: __typename must name an entity of this subgraph ` +
+      `(${[...entityNames].join(', ')}); got ${got ?? 'none'}`
+    );
+  }
+  return undefined;
+}
+
+/** The types of the `_entities` union, as @apollo/subgraph names it; none without federation. */
+function entityNamesOf(schema: GraphQLSchema): Set<string> {
+  const union = schema.getType('_Entity');
+  return new Set(isUnionType(union) ? union.getTypes().map((type) => type.name) : []);
+}
