@@ -173,7 +173,7 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
       const prisma = transaction?.prisma ?? options.prisma;
       return { prisma, caller, quota, transaction, publish, feed, keys, readUsage: options.readUsage };
     },
-    maskedErrors: { maskError: (error, message) => maskError(error, message) },
+    maskedErrors: { maskError: (error) => maskError(error) },
     batching: { limit: MAX_BATCH_SIZE },
     maxRequestBodySize: false, // useBodyLimit's instead
     // Yoga keeps the parsed documents; their validation results are kept by useValidationCache, last below.

@@ -34,10 +34,8 @@ export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
     let headers: Record<string, string> = {};
     try {
       const pathIds = parsePathIds(pathValues);
-      if (route.deprecated === 'petsById') {
-        headers = petsById.headers(pathIds.petId as bigint);
-        if (petsById.isSunset()) throw petsById.sunsetError('REST');
-      }
+      // After the sunset, pet(id:), which the route runs, answers ENDPOINT_SUNSET itself.
+      if (route.deprecated === 'petsById') headers = petsById.headers(pathIds.petId as bigint);
       const variables = { ...(await readVariables(route, url.searchParams, request)), ...pathIds };
       const result = await runOperation(
         { document: route.document, source: route.source, variables },

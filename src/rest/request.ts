@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { readBody } from '../contract/body-limit.ts';
-import { ApiError, invalid } from '../contract/errors.ts';
-import { INT64_RULE, toInt64 } from '../contract/int64.ts';
+import { type ApiError, apiError, invalid } from '../contract/errors.ts';
+import { toInt64 } from '../contract/int64.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
 import type { QueryParameter, Route } from './routes.ts';
 
@@ -92,10 +92,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type');
   if (!type || !JSON_MEDIA_TYPE.test(type)) {
-    throw new ApiError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `Send the body as JSON with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`,
-    );
+    throw apiError('restBodyNotJson', { contentType: type });
   }
   const text = new TextDecoder().decode(await readBody(request, maxBytes));
   if (text.trim() === '') throw invalid('body', 'is missing: send a JSON object');
@@ -135,7 +132,7 @@ function describe(name: ResourceName, error: ErrorObject | undefined): ApiError 
   const field = (child: unknown) => [at, child].filter(Boolean).join('.');
   // Only int64 fields have two branches (a number, or a string of digits).
   if (error?.schemaPath.includes('/oneOf/') || error?.keyword === 'oneOf')
-    return invalid(at, `must be ${INT64_RULE}`);
+    return apiError('int64Invalid', { field: at });
   switch (error?.keyword) {
     case 'required':
       return invalid(field(error.params.missingProperty), 'is required');

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../contract/errors.ts';
+import { apiError, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { isForeignKeyViolation, orMissing } from './prisma-errors.ts';
@@ -42,9 +42,6 @@ export async function deleteCategory(prisma: Db, id: bigint, query: CategoryQuer
   } catch (error) {
     if (!isForeignKeyViolation(error)) throw error;
     const pets = await prisma.pet.count({ where: { categoryId: id } });
-    throw new ApiError(
-      'CONFLICT',
-      `Category ${id} still has ${pets} pet(s); move or delete them before deleting the category`,
-    );
+    throw apiError('categoryHasPets', { id, pets });
   }
 }

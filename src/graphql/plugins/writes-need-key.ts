@@ -1,6 +1,6 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { graphqlRefusal } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
 
 /** Reads are open to anonymous callers; a mutation needs an API key, checked before any resolver runs. */
@@ -10,11 +10,7 @@ export function useWritesNeedKey(): Plugin<Context> {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation?.operation === 'mutation' && args.contextValue.caller.kind !== 'key') {
         setResultAndStopExecution({
-          errors: [
-            graphqlError('UNAUTHENTICATED', 'Writes need an API key: send it in the X-API-Key header', {
-              httpStatus: true,
-            }),
-          ],
+          errors: [graphqlRefusal('writesNeedKey')],
         });
       }
     },
