@@ -4,6 +4,7 @@ import type { Config } from '../config/index.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { sendError } from '../contract/error-response.ts';
 import { apiError } from '../contract/errors.ts';
+import { createDocumentCache } from '../contract/operations.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Database } from '../db/client.ts';
 import { createDocumentFinder, useTrustedDocuments } from '../documents/plugin.ts';
@@ -158,8 +159,10 @@ export async function createPipeline({
     },
   });
   const { storeVersion, tableVersions } = db;
+  const documents = createDocumentCache(config.graphqlLimits.maxTokens);
   const api = createGraphQLServer({
     prisma: db.prisma,
+    documents,
     changes: { publish: changes.publish, feed },
     // Twice per key cache time: a stream ends within that time of its key's revocation, as its requests would.
     keyWatch: createKeyWatch(db.prisma, {
@@ -181,6 +184,7 @@ export async function createPipeline({
       now,
       limits: config.idempotency,
       schema,
+      documents,
       restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
     }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),

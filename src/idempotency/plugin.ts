@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/fetch';
-import { type DocumentNode, type GraphQLSchema, getOperationAST, parse } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Config } from '../config/index.ts';
 import { readBody } from '../contract/body-limit.ts';
@@ -10,6 +10,7 @@ import { errorResponse } from '../contract/error-response.ts';
 import { ApiError, apiError } from '../contract/errors.ts';
 import { toGraphQLError } from '../contract/graphql-error.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../contract/limits.ts';
+import { type DocumentCache, mayWrite } from '../contract/operations.ts';
 import type { Database, Db } from '../db/client.ts';
 import { type HeldTransaction, holdTransaction } from '../db/held-transaction.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -44,6 +45,8 @@ export interface IdempotencyDeps {
   limits: Config['idempotency'];
   /** The schema, whose variable types a GraphQL request's variables are compared by. */
   schema: GraphQLSchema;
+  /** Yoga's parsed documents: a request's are read here once, and Yoga then runs the same. */
+  documents: DocumentCache;
   /** A REST write's meaning as canonical text (src/rest/meaning.ts); undefined for one REST would refuse. */
   restMeaning: (request: Request, url: URL, body: Uint8Array<ArrayBuffer>) => Promise<string | undefined>;
 }
@@ -90,6 +93,7 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
   now = Date.now,
   limits,
   schema,
+  documents,
   restMeaning,
 }: IdempotencyDeps): Plugin<Record<string, never>, TServerContext> {
   // Keys whose first request runs in this process. Other processes are kept out by lockKey.
@@ -241,12 +245,11 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       setRequestParser(async (parsing) => {
         const parsed = await requestParser(parsing);
         if (isResponse(parsed)) return parsed;
-        const documents = documentsOf(parsed);
         if (!mayWrite(parsed, documents)) return parsed;
         try {
           const id = { apiKeyId: caller.keyId, key: readIdempotencyKey(parsing.headers) as string };
           const operations = async () => ({
-            meaning: fingerprint('GraphQL', graphqlMeaning(schema, parsed, documents)),
+            meaning: fingerprint('GraphQL', graphqlMeaning(schema, parsed, documentsOf(parsed, documents))),
             bytes: fingerprint(`POST ${url.pathname}`, JSON.stringify(parsed)),
           });
           return (await enter(serverContext, id, 'graphql', operations)) ?? parsed;
@@ -319,26 +322,14 @@ function expiry(now: number) {
 const isResponse = (value: object): value is Response => 'status' in value && 'headers' in value;
 
 /** The documents of a request's entries, by their text; one that does not parse is left out. */
-function documentsOf(parsed: GraphQLParams | GraphQLParams[]): Map<string, DocumentNode> {
-  const documents = new Map<string, DocumentNode>();
+function documentsOf(parsed: GraphQLParams | GraphQLParams[], documents: DocumentCache) {
+  const found = new Map<string, DocumentNode>();
   for (const { query } of [parsed].flat()) {
-    if (typeof query !== 'string' || documents.has(query)) continue;
-    try {
-      documents.set(query, parse(query, { noLocation: true }));
-    } catch {
-      // Yoga refuses the syntax error before anything runs
-    }
+    if (typeof query !== 'string') continue;
+    const document = documents.documentOf(query);
+    if (document) found.set(query, document);
   }
-  return documents;
-}
-
-/** Whether a GraphQL request may write: it names a mutation, or has a document this layer cannot read. */
-function mayWrite(parsed: GraphQLParams | GraphQLParams[], documents: Map<string, DocumentNode>): boolean {
-  return [parsed].flat().some(({ query, operationName }) => {
-    if (typeof query !== 'string') return true;
-    const document = documents.get(query);
-    return document !== undefined && getOperationAST(document, operationName)?.operation === 'mutation';
-  });
+  return found;
 }
 
 function asGraphQLError(error: unknown): unknown {

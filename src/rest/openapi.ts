@@ -9,6 +9,7 @@ import {
 import { PETS_BY_ID_HEADERS, type PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import { STABILITY } from '../contract/stability.ts';
 import { factsOf } from '../graphql/field-facts/facts.ts';
+import { bodySchemas } from './body-schemas.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
 import {
   errorsOf,
@@ -161,7 +162,7 @@ export function createOpenApiDocument(options: { schema: GraphQLSchema; petsById
     ],
     paths,
     components: {
-      schemas: RESOURCES,
+      schemas: { ...RESOURCES, ...bodySchemas(options.schema) },
       headers: HEADERS,
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY, IfNoneMatch: IF_NONE_MATCH },
       securitySchemes: {

@@ -2,6 +2,7 @@ import { type DocumentNode, type GraphQLSchema, getOperationAST, Kind, parse, va
 import type { ErrorCode, ErrorName } from '../contract/errors.ts';
 import { IDEMPOTENCY_RETENTION_HOURS, MAX_TARGET_BYTES } from '../contract/limits.ts';
 import { checkCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/paging.ts';
+import type { BodyInput } from './body-schemas.ts';
 import { type ResourceName, ref, type SchemaObject, selectionOf } from './resources.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,8 +39,8 @@ export interface Route {
   description?: string;
   /** Query parameters, passed as the variables of the same names. */
   query?: QueryParameter[];
-  /** The JSON body, validated against `schema` and passed as `$input` with `defaults` for fields left out. */
-  body?: { schema: ResourceName; defaults?: Record<string, unknown> };
+  /** The JSON body: a value of the input type `schema`, passed as `$input` with `defaults` for fields left out. */
+  body?: { schema: BodyInput; defaults?: Record<string, unknown> };
   /** The schema operation the route runs: one root field, parsed once at start-up. */
   document: DocumentNode;
   success: Success;

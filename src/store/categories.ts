@@ -2,7 +2,7 @@ import { apiError, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { isForeignKeyViolation, orMissing } from './prisma-errors.ts';
-import { MAX_DESCRIPTION_LENGTH, patchOf, requireText } from './validate.ts';
+import { DESCRIPTION, patchOf, requireText } from './validate.ts';
 
 export type CategoryQuery = { include?: Prisma.CategoryInclude; select?: Prisma.CategorySelect };
 
@@ -12,7 +12,7 @@ export interface CategoryPatch {
 }
 
 const description = (value: string | null | undefined) =>
-  value == null ? value : requireText('description', value, MAX_DESCRIPTION_LENGTH, { lines: true });
+  value == null ? value : requireText('description', value, DESCRIPTION);
 
 export function createCategory(
   prisma: Db,

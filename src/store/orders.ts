@@ -4,7 +4,7 @@ import type { Prisma } from '../generated/sqlite/client.ts';
 import { afterCommit, alsoSelecting, type Writer } from './after-commit.ts';
 import { changeInventory } from './inventory.ts';
 import { orMissing } from './prisma-errors.ts';
-import { requireQuantity } from './validate.ts';
+import { ORDERED_QUANTITY, requireQuantity } from './validate.ts';
 
 export type OrderQuery = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
 
@@ -43,7 +43,7 @@ export async function placeOrder(
   apiKeyId: bigint | null = null,
 ) {
   const { petId } = fields;
-  const quantity = requireQuantity('quantity', fields.quantity ?? 1, 1);
+  const quantity = requireQuantity('quantity', fields.quantity, ORDERED_QUANTITY);
   const { order, changes } = await writer.prisma.$transaction(async (tx) => {
     const stock = await changeInventory(
       tx,
