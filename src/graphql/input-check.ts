@@ -20,7 +20,7 @@ import { type FieldRule, quantityProblem, ruleOf } from '../store/validate.ts';
  * store's rule (src/store/validate.ts). Both APIs call this before graphql-js coerces the values, so one bad
  * value gets one message on both; graphql-js then finds nothing to refuse.
  *
- * A problem is named by the field's path inside the value (`name`, `ids[2]`), or by `root` for the value itself.
+ * A problem is named by the field's path inside the value (`name`), or from `root` (`$ids[2]`, `body`).
  */
 export function inputProblem(value: unknown, type: GraphQLInputType, root: string): ApiError | undefined {
   return problemAt(value, type, [], root);
@@ -38,7 +38,7 @@ export function variablesProblem(
     const value = values?.[name];
     // graphql-js answers undeclared types and missing variables with its own message, naming the variable.
     if (!type || value === undefined) continue;
-    const problem = inputProblem(value, type, name);
+    const problem = inputProblem(value, type, `$${name}`);
     if (problem) return problem;
   }
   return undefined;
