@@ -1,7 +1,6 @@
-import { ApiError } from '../contract/errors.ts';
+import { apiError } from './errors.ts';
 
-export const payloadTooLarge = (maxBytes: number) =>
-  new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than ${maxBytes} bytes; send less data per request`);
+export const payloadTooLarge = (maxBytes: number) => apiError('bodyTooLarge', { maxBytes });
 
 /** Whether Content-Length announces more than `maxBytes`: such a body is refused before it is read. */
 export function declaresMoreThan(request: Request, maxBytes: number): boolean {

@@ -1,41 +1,114 @@
-// The Error object {code, message, status} shared by GraphQL (in `extensions`) and REST (as the body).
-export const ERROR_STATUS = {
-  VALIDATION_FAILED: 400,
-  QUERY_TOO_COMPLEX: 400,
-  DOCUMENT_NOT_TRUSTED: 400,
-  DOCUMENT_NOT_FOUND: 400,
-  PERSISTED_QUERY_NOT_FOUND: 400,
-  PERSISTED_QUERY_NOT_SUPPORTED: 400,
-  UNAUTHENTICATED: 401,
-  INVALID_API_KEY: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  NOT_ACCEPTABLE: 406,
-  REQUEST_TIMEOUT: 408,
-  CONFLICT: 409,
-  OUT_OF_STOCK: 409,
-  IDEMPOTENCY_KEY_IN_USE: 409,
-  IDEMPOTENCY_ANSWER_NOT_KEPT: 409,
-  ENDPOINT_SUNSET: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  URI_TOO_LONG: 414,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  HEADERS_TOO_LARGE: 431,
-  MISDIRECTED_REQUEST: 421,
-  RATE_LIMITED: 429,
-  KEY_BANNED: 429,
-  TOO_MANY_SUBSCRIPTIONS: 429,
-  INTERNAL: 500,
-  UNAVAILABLE: 503,
-  SLOW_CONSUMER: 503,
-} as const;
+// The error catalogue: every code with its status, and every message the gateway writes, built from named values
+// (as mercurius's lib/errors.js). Every layer makes its errors here, the OpenAPI examples and the table in
+// docs/errors.md are generated from here, and test/contract/error-catalogue.db.test.ts holds the answers to it.
+import { INT64_RULE } from './int64.ts';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  IDEMPOTENCY_RETENTION_HOURS,
+  MAX_TARGET_BYTES,
+  SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS,
+} from './limits.ts';
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/** The codes of the Error object `{code, message, status}`: the HTTP status each answers with, and when. */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: {
+    status: 400,
+    when:
+      'A field, parameter, cursor, page size, GraphQL document or variable is invalid; malformed JSON; a ' +
+      'request target or Host the gateway cannot serve',
+  },
+  QUERY_TOO_COMPLEX: {
+    status: 400,
+    when: 'A GraphQL document beyond the depth, cost, alias, directive or token limit',
+  },
+  DOCUMENT_NOT_TRUSTED: {
+    status: 400,
+    when: 'Document text from a caller in trusted-documents `require` mode (or a `documentId` in `off`)',
+  },
+  DOCUMENT_NOT_FOUND: {
+    status: 400,
+    when: 'A `documentId` that names no registered document (400, not 404: caches keep no 404 for the URL)',
+  },
+  PERSISTED_QUERY_NOT_FOUND: {
+    status: 400,
+    when: "Apollo's `extensions.persistedQuery` hash names no document the caller may run",
+  },
+  PERSISTED_QUERY_NOT_SUPPORTED: {
+    status: 400,
+    when: "Apollo's hash from a caller in trusted-documents `off` mode, or a version other than 1",
+  },
+  UNAUTHENTICATED: { status: 401, when: 'A write without an API key' },
+  INVALID_API_KEY: { status: 401, when: 'An unknown or revoked API key, whatever the operation' },
+  FORBIDDEN: {
+    status: 403,
+    when: "A write (or `apiKeys`) outside the key's scopes; names the scope (`extensions.requiredScope`)",
+  },
+  NOT_FOUND: { status: 404, when: 'The record or the path does not exist' },
+  METHOD_NOT_ALLOWED: { status: 405, when: 'A REST path without that method (with `Allow`)' },
+  NOT_ACCEPTABLE: {
+    status: 406,
+    when: '`/graphql` asked (`Accept`) for no type it answers with (JSON, GraphQL response JSON, HTML page)',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    when: 'A request slower to arrive than `HTTP_REQUEST_TIMEOUT_MS` / `HTTP_HEADERS_TIMEOUT_MS`',
+  },
+  CONFLICT: {
+    status: 409,
+    when: 'Deleting a pet with open orders or a category with pets; undoing or cancelling a completed order',
+  },
+  OUT_OF_STOCK: { status: 409, when: 'An order for more than the stock' },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, when: 'A repeat of a keyed write while the first still runs' },
+  IDEMPOTENCY_ANSWER_NOT_KEPT: {
+    status: 409,
+    when: 'A repeat of a keyed write that ran, whose answer was too large to keep (docs/idempotency.md)',
+  },
+  ENDPOINT_SUNSET: { status: 410, when: '`GET /pets/{petId}` (and `pet(id:)`) after its sunset date' },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    when: 'A body over the configured limit (from Content-Length, or counted while reading)',
+  },
+  URI_TOO_LONG: { status: 414, when: `A request target (path and query) over ${MAX_TARGET_BYTES} bytes` },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    when: 'A body that is not `application/json` (on `/graphql` this also prevents CSRF)',
+  },
+  MISDIRECTED_REQUEST: { status: 421, when: 'A Host that is not an attached custom domain' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    when: 'An `Idempotency-Key` sent before with another request (method, path or body)',
+  },
+  HEADERS_TOO_LARGE: { status: 431, when: "Request headers over Node's limit (16 KiB)" },
+  RATE_LIMITED: { status: 429, when: 'Over the limit (with `Retry-After`)' },
+  KEY_BANNED: { status: 429, when: 'Banned for sending on while refused (with `Retry-After`)' },
+  TOO_MANY_SUBSCRIPTIONS: {
+    status: 429,
+    when:
+      "A subscription past the caller's cap of open ones (docs/subscriptions.md); " +
+      `\`Retry-After: ${SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS}\``,
+  },
+  INTERNAL: {
+    status: 500,
+    when: 'Anything unexpected; the message says nothing of the cause (the log does)',
+  },
+  UNAVAILABLE: {
+    status: 503,
+    when: 'The database or Redis is unreachable or too slow (failing closed), or the gateway is stopping',
+  },
+  SLOW_CONSUMER: {
+    status: 503,
+    when: 'The last event of a subscription stream whose client fell behind its backlog (subscriptions.md)',
+  },
+} as const satisfies Record<string, { status: number; when: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_STATUS = Object.fromEntries(
+  Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status]),
+) as { [Code in ErrorCode]: (typeof ERROR_CODES)[Code]['status'] };
 
 export const isErrorCode = (code: unknown): code is ErrorCode =>
-  typeof code === 'string' && code in ERROR_STATUS;
+  typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -43,15 +116,388 @@ export interface ErrorBody {
   status: number;
 }
 
+type Id = bigint | number | string;
+type NoValues = Record<never, never>;
+
+/** One message of the catalogue: its code, its text from named values, and values to show it with (docs). */
+export interface CatalogueEntry<Values extends object = NoValues> {
+  code: ErrorCode;
+  message: (values: Values) => string;
+  example: Values;
+}
+
+const entry = <Values extends object = NoValues>(
+  code: ErrorCode,
+  message: (values: Values) => string,
+  example: NoInfer<Values>,
+): CatalogueEntry<Values> => ({ code, message, example });
+
+const quoted = (text: string | null) => (text ? JSON.stringify(text) : 'none');
+const RETRY = 'retry shortly';
+
+/**
+ * Every message the gateway writes, by name. A message states a limit by its named constant or by a value the
+ * caller passes (from configuration), never as retyped text.
+ */
+export const ERRORS = {
+  // A field, parameter or header the client sent: the store (input fields) and each layer's parser say what is
+  // wrong with it; the message always names it first.
+  invalidField: entry<{ field: string; problem: string }>(
+    'VALIDATION_FAILED',
+    ({ field, problem }) => `${field}: ${problem}`,
+    { field: 'name', problem: 'must not be empty' },
+  ),
+  int64Invalid: entry<{ field: string }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: must be ${INT64_RULE}`,
+    {
+      field: 'categoryId',
+    },
+  ),
+  notValidHttp: entry('VALIDATION_FAILED', () => 'The request is not valid HTTP/1.1', {}),
+  operationMissing: entry(
+    'VALIDATION_FAILED',
+    () => 'Send the operation as `query` text, or as the `documentId` of a registered one',
+    {},
+  ),
+
+  queryTooComplex: entry<{ limit: string }>(
+    'QUERY_TOO_COMPLEX',
+    ({ limit }) => `${limit} Ask for less in one operation, or split it.`,
+    { limit: 'Query depth limit of 12 exceeded, found 13.' },
+  ),
+  documentTooDeep: entry<{ maxNesting: number }>(
+    'QUERY_TOO_COMPLEX',
+    ({ maxNesting }) =>
+      `Nesting depth of ${maxNesting} brackets exceeded. Ask for less in one operation, or split it.`,
+    { maxNesting: 46 },
+  ),
+
+  trustedDocumentsOff: entry(
+    'DOCUMENT_NOT_TRUSTED',
+    () => 'Trusted documents are off for this caller: send the operation as `query` text',
+    {},
+  ),
+  registeredDocumentsOnly: entry(
+    'DOCUMENT_NOT_TRUSTED',
+    () =>
+      'This caller may run registered documents only: send {"documentId": "sha256:<hex>"} instead of `query`',
+    {},
+  ),
+  documentNotFound: entry(
+    'DOCUMENT_NOT_FOUND',
+    () =>
+      'No document is registered with this documentId: register it (npm run documents -- add), or send the text',
+    {},
+  ),
+  persistedQueryNotFound: entry(
+    'PERSISTED_QUERY_NOT_FOUND',
+    () => 'No document is known by this sha256Hash: send it again with its query text',
+    {},
+  ),
+  persistedQueryVersion: entry(
+    'PERSISTED_QUERY_NOT_SUPPORTED',
+    () => 'Only version 1 of extensions.persistedQuery is known',
+    {},
+  ),
+  persistedQueriesOff: entry(
+    'PERSISTED_QUERY_NOT_SUPPORTED',
+    () => 'Persisted queries are off for this caller: send the query text',
+    {},
+  ),
+
+  writesNeedKey: entry(
+    'UNAUTHENTICATED',
+    () => 'Writes need an API key: send it in the X-API-Key header',
+    {},
+  ),
+  fieldNeedsKey: entry<{ field: string; scope: string }>(
+    'UNAUTHENTICATED',
+    ({ field, scope }) => `${field} needs an API key with the ${scope} scope`,
+    { field: 'apiKeys', scope: 'admin' },
+  ),
+  usageNeedsKey: entry(
+    'UNAUTHENTICATED',
+    () => 'Your usage needs your API key: send it in the X-API-Key header',
+    {},
+  ),
+  streamKeyRevoked: entry(
+    'UNAUTHENTICATED',
+    () =>
+      'The API key this subscription was opened with has been revoked, so the stream has ended: subscribe again with a valid key',
+    {},
+  ),
+  invalidApiKey: entry(
+    'INVALID_API_KEY',
+    () => 'X-API-Key names no active key: check the value, or ask for a new key',
+    {},
+  ),
+
+  scopeMissing: entry<{ field: string; scope: string; scopes: string }>(
+    'FORBIDDEN',
+    ({ field, scope, scopes }) =>
+      `${field} needs the ${scope} scope; this key has ${scopes}, so nothing ran. ` +
+      `Send it with a key that has ${scope}, or ask the store's operator to grant it`,
+    { field: 'createPet', scope: 'catalog', scopes: 'read, orders' },
+  ),
+  streamScopeLost: entry<{ scope: string }>(
+    'FORBIDDEN',
+    ({ scope }) =>
+      `The API key this subscription was opened with no longer has the scope ${scope}, which this stream needs, so the stream has ended`,
+    { scope: 'orders' },
+  ),
+
+  recordNotFound: entry<{ what: string; id: Id }>(
+    'NOT_FOUND',
+    ({ what, id }) => `${what} ${id} does not exist`,
+    { what: 'Pet', id: 42 },
+  ),
+  noSuchPath: entry<{ path: string }>(
+    'NOT_FOUND',
+    ({ path }) => `Nothing at ${path}; the paths are listed in /openapi.json`,
+    { path: '/pet' },
+  ),
+  metricsPortOnly: entry('NOT_FOUND', () => 'This port serves GET /metrics only', {}),
+
+  methodNotAllowed: entry<{ method: string; path: string; allow: string }>(
+    'METHOD_NOT_ALLOWED',
+    ({ method, path, allow }) => `${method} is not allowed on ${path}; it allows ${allow}`,
+    { method: 'DELETE', path: '/pets', allow: 'GET, HEAD, POST' },
+  ),
+  readOnlyPath: entry<{ path: string }>(
+    'METHOD_NOT_ALLOWED',
+    ({ path }) => `${path} answers GET and HEAD only`,
+    { path: '/openapi.json' },
+  ),
+
+  acceptsNoAnswer: entry(
+    'NOT_ACCEPTABLE',
+    () =>
+      'Accept names no type /graphql answers with: accept application/json or application/graphql-response+json',
+    {},
+  ),
+  acceptsNoParts: entry(
+    'NOT_ACCEPTABLE',
+    () =>
+      'This operation answers in parts (@defer or @stream): accept multipart/mixed or text/event-stream, or leave the directives out',
+    {},
+  ),
+
+  requestTimeout: entry(
+    'REQUEST_TIMEOUT',
+    () => 'The request took too long to arrive; send it again at once',
+    {},
+  ),
+
+  petHasOpenOrders: entry<{ id: Id; openOrders: number }>(
+    'CONFLICT',
+    ({ id, openOrders }) =>
+      `Pet ${id} has ${openOrders} open order(s); complete or cancel them before deleting the pet`,
+    { id: 42, openOrders: 2 },
+  ),
+  categoryHasPets: entry<{ id: Id; pets: number }>(
+    'CONFLICT',
+    ({ id, pets }) =>
+      `Category ${id} still has ${pets} pet(s); move or delete them before deleting the category`,
+    // The demo catalogue's Birds (id 3) has one pet: /docs shows what deleting it answers.
+    { id: 3, pets: 1 },
+  ),
+  orderCompletionFinal: entry<{ id: Id }>(
+    'CONFLICT',
+    ({ id }) => `Order ${id} is complete; completion cannot be undone`,
+    { id: 7 },
+  ),
+  completeOrderNotCancelled: entry<{ id: Id }>(
+    'CONFLICT',
+    ({ id }) => `Order ${id} is complete and cannot be cancelled`,
+    { id: 7 },
+  ),
+  outOfStock: entry<{ petId: Id; inStock: number; requested: number }>(
+    'OUT_OF_STOCK',
+    ({ petId, inStock, requested }) =>
+      `Pet ${petId} has ${inStock} in stock; ${requested} requested. Order at most ${inStock}.`,
+    // The demo catalogue's Bella (id 2) has one in stock.
+    { petId: 2, inStock: 1, requested: 2 },
+  ),
+
+  idempotencyKeyInUse: entry(
+    'IDEMPOTENCY_KEY_IN_USE',
+    () => 'The first request with this Idempotency-Key is still running: retry once it has finished',
+    {},
+  ),
+  idempotencyAnswerNotKept: entry<{ status: number; digest: string }>(
+    'IDEMPOTENCY_ANSWER_NOT_KEPT',
+    ({ status, digest }) =>
+      `The first request with this Idempotency-Key ran and answered ${status}, but its answer was ` +
+      `larger than an idempotency record keeps (sha256 ${digest}), so it cannot be replayed. ` +
+      'It is not run again: read its outcome instead (e.g. GET what it wrote)',
+    { status: 201, digest: '<hex>' },
+  ),
+  idempotencyKeyReused: entry(
+    'IDEMPOTENCY_KEY_REUSED',
+    () =>
+      `Idempotency-Key was sent in the last ${IDEMPOTENCY_RETENTION_HOURS} hours with another request ` +
+      '(method, path or body): send a new key for a new request',
+    {},
+  ),
+
+  endpointSunset: entry<{ sunset: string }>(
+    'ENDPOINT_SUNSET',
+    ({ sunset }) =>
+      `GET /pets/{petId} and pet(id:) were retired on ${sunset}; use GET /pets?ids={petId} or pets(ids: [id])`,
+    { sunset: 'Thu, 01 Jul 2027 00:00:00 GMT' },
+  ),
+
+  bodyTooLarge: entry<{ maxBytes: number }>(
+    'PAYLOAD_TOO_LARGE',
+    ({ maxBytes }) => `The body is larger than ${maxBytes} bytes; send less data per request`,
+    { maxBytes: DEFAULT_MAX_BODY_BYTES },
+  ),
+  targetTooLong: entry(
+    'URI_TOO_LONG',
+    () =>
+      `The request target is longer than ${MAX_TARGET_BYTES} bytes; send long GraphQL documents with POST`,
+    {},
+  ),
+
+  restBodyNotJson: entry<{ contentType: string | null }>(
+    'UNSUPPORTED_MEDIA_TYPE',
+    ({ contentType }) =>
+      `Send the body as JSON with Content-Type: application/json (got ${quoted(contentType)})`,
+    { contentType: 'text/plain' },
+  ),
+  graphqlFormBody: entry<{ contentType: string | null }>(
+    'UNSUPPORTED_MEDIA_TYPE',
+    ({ contentType }) =>
+      `POST /graphql needs Content-Type: application/json (got ${quoted(contentType)}); ` +
+      'form and plain-text bodies are refused, as a page on another site could send them',
+    { contentType: 'text/plain' },
+  ),
+  graphqlBodyNotJson: entry<{ contentType: string | null }>(
+    'UNSUPPORTED_MEDIA_TYPE',
+    ({ contentType }) => `POST /graphql needs Content-Type: application/json (got ${quoted(contentType)})`,
+    { contentType: 'application/xml' },
+  ),
+
+  hostNotServed: entry<{ host: string; primary: string }>(
+    'MISDIRECTED_REQUEST',
+    ({ host, primary }) => `${host} is not a domain of this service; use ${primary} or attach ${host}`,
+    { host: 'old.example.com', primary: 'api.example.com' },
+  ),
+  hostUnusable: entry<{ primary: string }>(
+    'MISDIRECTED_REQUEST',
+    ({ primary }) => `The request has no usable Host header; send Host: ${primary}`,
+    { primary: 'api.example.com' },
+  ),
+
+  headersTooLarge: entry('HEADERS_TOO_LARGE', () => 'The request headers are too large', {}),
+
+  rateLimited: entry<{
+    limit: number;
+    per: string;
+    who: 'key' | 'address';
+    budget: string;
+    retryAfter: number;
+  }>(
+    'RATE_LIMITED',
+    ({ limit, per, who, budget, retryAfter }) =>
+      `Rate limit exceeded: ${who === 'key' ? 'this API key' : 'requests without an API key from this address'} ` +
+      `may make ${limit} ${budget === 'introspection' ? 'introspection-only requests (schema loads)' : 'requests'} ` +
+      `per ${per}; retry in ${retryAfter} s (Retry-After)`,
+    { limit: 60, per: 'minute', who: 'address', budget: 'plan', retryAfter: 12 },
+  ),
+  fieldRateLimited: entry<{
+    field: string;
+    limit: number;
+    seconds: number;
+    points: number;
+    left: number;
+    retryAfter: number;
+  }>(
+    'RATE_LIMITED',
+    ({ field, limit, seconds, points, left, retryAfter }) =>
+      `${field} is limited to ${limit} calls per ${seconds} s per caller; this operation makes ${points} and ` +
+      `${left} are left, so none of it ran; retry in ${retryAfter} s`,
+    { field: 'placeOrder', limit: 10, seconds: 60, points: 2, left: 1, retryAfter: 30 },
+  ),
+  keyBanned: entry<{ retryAfter: number }>(
+    'KEY_BANNED',
+    ({ retryAfter }) =>
+      `Temporarily banned for sending on while rate-limited: retry in ${retryAfter} s (Retry-After), then back off exponentially after a 429`,
+    { retryAfter: 600 },
+  ),
+  tooManySubscriptions: entry<{ plan: string | null; cap: number }>(
+    'TOO_MANY_SUBSCRIPTIONS',
+    ({ plan, cap }) =>
+      `${plan === null ? 'this address without an API key' : `this API key (${plan} plan)`} may keep ${cap} ` +
+      'subscription(s) open at once: close one first',
+    { plan: 'free', cap: 2 },
+  ),
+
+  internal: entry('INTERNAL', () => 'Unexpected error.', {}),
+
+  databaseUnavailable: entry('UNAVAILABLE', () => `The database is unavailable right now; ${RETRY}`, {}),
+  keyLookupUnavailable: entry('UNAVAILABLE', () => `The API key cannot be checked right now; ${RETRY}`, {}),
+  rateLimitsUnavailable: entry('UNAVAILABLE', () => `Rate limits cannot be checked right now; ${RETRY}`, {}),
+  subscriptionLimitsUnavailable: entry(
+    'UNAVAILABLE',
+    () => `Subscription limits cannot be checked right now; ${RETRY}`,
+    {},
+  ),
+  shuttingDown: entry('UNAVAILABLE', () => 'The gateway is shutting down; retry the request', {}),
+  nothingKept: entry(
+    'UNAVAILABLE',
+    () =>
+      'The request could not be completed and nothing of it was kept: retry it with the same Idempotency-Key',
+    {},
+  ),
+
+  slowConsumer: entry<{ eventsBehind: number; bytesBehind: number; maxEvents: number; maxBytes: number }>(
+    'SLOW_CONSUMER',
+    ({ eventsBehind, bytesBehind, maxEvents, maxBytes }) =>
+      `This stream fell ${eventsBehind} event(s) (${bytesBehind} bytes) behind, past its limit of ${maxEvents} ` +
+      `events or ${maxBytes} bytes not yet read, so it was ended and its events dropped: read events as they ` +
+      'come, then subscribe again and read the current state (each event has a version to compare)',
+    { eventsBehind: 1001, bytesBehind: 98_304, maxEvents: 1000, maxBytes: 1_048_576 },
+  ),
+};
+
+export type ErrorName = keyof typeof ERRORS;
+export type ValuesOf<Name extends ErrorName> = (typeof ERRORS)[Name]['example'];
+// An entry without values is made without an argument.
+export type ValuesArgument<Name extends ErrorName> =
+  Record<never, never> extends ValuesOf<Name> ? [values?: ValuesOf<Name>] : [values: ValuesOf<Name>];
+
+/** The message an entry writes with these values. */
+export function messageOf<Name extends ErrorName>(name: Name, ...values: ValuesArgument<Name>): string {
+  const { message } = ERRORS[name] as CatalogueEntry<object>;
+  const [given] = values as [object?];
+  return message(given ?? {});
+}
+
+/** The entry's example, as the Error object a client would read. */
+export function exampleOf(name: ErrorName): ErrorBody {
+  const { code, message, example } = ERRORS[name] as CatalogueEntry<object>;
+  return { code, message: message(example), status: ERROR_STATUS[code] };
+}
+
+/** The entries of a code, in catalogue order: the first is the code's example where nothing names another. */
+export const entriesOf = (code: ErrorCode): ErrorName[] =>
+  (Object.keys(ERRORS) as ErrorName[]).filter((name) => ERRORS[name].code === code);
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
 
-  constructor(code: ErrorCode, message: string) {
+  /** Made by `apiError` only, so that every message is one of the catalogue's. */
+  constructor(
+    readonly entry: ErrorName,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApiError';
-    this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.code = ERRORS[entry].code;
+    this.status = ERROR_STATUS[this.code];
   }
 
   /** graphql-js copies an error's `extensions` onto the GraphQL error it wraps it in. */
@@ -64,8 +510,12 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what: string, id: bigint | number | string) =>
-  new ApiError('NOT_FOUND', `${what} ${id} does not exist`);
+/** The catalogue's error `name`, with its message written from `values`. */
+export function apiError<Name extends ErrorName>(name: Name, ...values: ValuesArgument<Name>): ApiError {
+  return new ApiError(name, messageOf(name, ...values));
+}
+
+export const notFound = (what: string, id: Id) => apiError('recordNotFound', { what, id });
 
 /** The record a lookup found, or NOT_FOUND naming what was looked for. */
 export async function found<T>(lookup: Promise<T | null>, what: string, id: bigint): Promise<T> {
@@ -74,5 +524,4 @@ export async function found<T>(lookup: Promise<T | null>, what: string, id: bigi
   return record;
 }
 
-export const invalid = (field: string, problem: string) =>
-  new ApiError('VALIDATION_FAILED', `${field}: ${problem}`);
+export const invalid = (field: string, problem: string) => apiError('invalidField', { field, problem });

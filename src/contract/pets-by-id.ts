@@ -1,6 +1,6 @@
 // GET /pets/{petId} and the GraphQL field `pet(id:)` are deprecated in favour of the list filtered by ids. This
 // module is the one home of that rule: GraphQL, REST and the OpenAPI document ask it what it means.
-import { ApiError } from './errors.ts';
+import { apiError } from './errors.ts';
 
 export interface Deprecation {
   deprecatedAt: Date;
@@ -32,18 +32,22 @@ export function petsByIdDeprecation({ deprecatedAt, sunsetAt }: Deprecation, now
   const reason = `Deprecated since ${day(deprecatedAt)}; from its sunset on ${day(sunsetAt)} it answers ENDPOINT_SUNSET (410). Use pets(ids: [id]) instead (REST: GET ${SUCCESSOR}).`;
   const deprecation = `@${Math.floor(deprecatedAt.getTime() / 1000)}`;
   const sunset = sunsetAt.toUTCString();
+  const isSunset = () => now() >= sunsetAt.getTime();
   return {
     /** The GraphQL field's deprecation reason. */
     reason,
 
     /** Whether the sunset has passed: the operation then answers 410 ENDPOINT_SUNSET. */
-    isSunset: () => now() >= sunsetAt.getTime(),
+    isSunset,
 
-    /** The error either API answers after the sunset, naming its own successor. */
-    sunsetError: (api: 'REST' | 'GraphQL') =>
-      api === 'REST'
-        ? new ApiError('ENDPOINT_SUNSET', `GET /pets/{petId} was retired on ${sunset}; use GET ${SUCCESSOR}`)
-        : new ApiError('ENDPOINT_SUNSET', `pet(id:) was retired on ${sunset}; use pets(ids: [id])`),
+    /**
+     * Changes when passing the sunset changes answers without the store changing (pet(id:), GET /pets/{petId}):
+     * caches of answers (entity tags, the response cache) count it as a change.
+     */
+    epoch: () => Number(isSunset()),
+
+    /** The error both APIs answer after the sunset: REST runs pet(id:), which throws it. */
+    sunsetError: () => apiError('endpointSunset', { sunset }),
 
     /** On every response of GET /pets/{petId}, errors included: RFC 9745, RFC 8594 and the successor. */
     headers: (petId: bigint): Record<string, string> => ({

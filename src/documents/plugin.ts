@@ -2,7 +2,8 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../contract/caller.ts';
-import { graphqlError } from '../contract/graphql-error.ts';
+import { invalid } from '../contract/errors.ts';
+import { graphqlRefusal, toGraphQLError } from '../contract/graphql-error.ts';
 import {
   DOCUMENT_ID_PATTERN,
   DOCUMENT_ID_PREFIX,
@@ -79,16 +80,14 @@ export function useTrustedDocuments({
         return checkedApolloHash(hash, modes.get(request));
       }
       if (modes.get(request) === 'off') {
-        throw graphqlError(
-          'DOCUMENT_NOT_TRUSTED',
-          'Trusted documents are off for this caller: send the operation as `query` text',
-          { httpStatus: true },
-        );
+        throw graphqlRefusal('trustedDocumentsOff');
       }
       if (typeof id !== 'string' || !DOCUMENT_ID_PATTERN.test(id)) {
-        throw graphqlError(
-          'VALIDATION_FAILED',
-          `documentId: expected ${DOCUMENT_ID_PREFIX}<64 lower-case hex digits>, the sha256 of the registered text`,
+        throw toGraphQLError(
+          invalid(
+            'documentId',
+            `expected ${DOCUMENT_ID_PREFIX}<64 lower-case hex digits>, the sha256 of the registered text`,
+          ),
           { httpStatus: true },
         );
       }
@@ -104,22 +103,9 @@ export function useTrustedDocuments({
     customErrors: {
       notFound: ({ request }) =>
         apolloFormat.has(request)
-          ? graphqlError(
-              'PERSISTED_QUERY_NOT_FOUND',
-              'No document is known by this sha256Hash: send it again with its query text',
-              { httpStatus: true },
-            )
-          : graphqlError(
-              'DOCUMENT_NOT_FOUND',
-              'No document is registered with this documentId: register it (npm run documents -- add), or send the text',
-              { httpStatus: true },
-            ),
-      persistedQueryOnly: () =>
-        graphqlError(
-          'DOCUMENT_NOT_TRUSTED',
-          'This caller may run registered documents only: send {"documentId": "sha256:<hex>"} instead of `query`',
-          { httpStatus: true },
-        ),
+          ? graphqlRefusal('persistedQueryNotFound')
+          : graphqlRefusal('documentNotFound'),
+      persistedQueryOnly: () => graphqlRefusal('registeredDocumentsOnly'),
       keyNotFound: missing,
     },
   });
@@ -134,9 +120,11 @@ export function useTrustedDocuments({
       if (typeof query === 'string' && hash !== undefined && callerMode === 'allow') {
         const hex = checkedApolloHash(hash, callerMode);
         if (hashDocument(query) !== hex) {
-          throw graphqlError(
-            'VALIDATION_FAILED',
-            'extensions.persistedQuery.sha256Hash is not the sha256 of the query text sent with it',
+          throw toGraphQLError(
+            invalid(
+              'extensions.persistedQuery.sha256Hash',
+              'is not the sha256 of the query text sent with it',
+            ),
             { httpStatus: true },
           );
         }
@@ -155,13 +143,7 @@ function apolloHashOf(params: GraphQLParams): unknown {
   if (persistedQuery === null || typeof persistedQuery !== 'object') return undefined;
   const { version, sha256Hash } = persistedQuery as { version?: unknown; sha256Hash?: unknown };
   if (version !== 1) {
-    throw graphqlError(
-      'PERSISTED_QUERY_NOT_SUPPORTED',
-      'Only version 1 of extensions.persistedQuery is known',
-      {
-        httpStatus: true,
-      },
-    );
+    throw graphqlRefusal('persistedQueryVersion');
   }
   return sha256Hash;
 }
@@ -169,17 +151,15 @@ function apolloHashOf(params: GraphQLParams): unknown {
 /** The lower-case hex of an Apollo hash, with or without `sha256:`; refused in `off` mode and when malformed. */
 function checkedApolloHash(hash: unknown, callerMode: TrustedDocumentsMode | undefined): string {
   if (callerMode === 'off') {
-    throw graphqlError(
-      'PERSISTED_QUERY_NOT_SUPPORTED',
-      'Persisted queries are off for this caller: send the query text',
-      { httpStatus: true },
-    );
+    throw graphqlRefusal('persistedQueriesOff');
   }
   const hex = typeof hash === 'string' ? hash.replace(/^sha256:/, '') : '';
   if (!/^[0-9a-f]{64}$/.test(hex)) {
-    throw graphqlError(
-      'VALIDATION_FAILED',
-      'extensions.persistedQuery.sha256Hash: expected 64 lower-case hex digits, the sha256 of the text',
+    throw toGraphQLError(
+      invalid(
+        'extensions.persistedQuery.sha256Hash',
+        'expected 64 lower-case hex digits, the sha256 of the text',
+      ),
       { httpStatus: true },
     );
   }
@@ -194,11 +174,4 @@ function documentIdOf(params: GraphQLParams, request: Request): unknown {
   return new URL(request.url).searchParams.get('documentId') ?? undefined;
 }
 
-const missing = () =>
-  graphqlError(
-    'VALIDATION_FAILED',
-    'Send the operation as `query` text, or as the `documentId` of a registered one',
-    {
-      httpStatus: true,
-    },
-  );
+const missing = () => graphqlRefusal('operationMissing');

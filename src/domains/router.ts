@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { sendError } from '../contract/error-response.ts';
-import { ApiError } from '../contract/errors.ts';
+import { type ApiError, apiError } from '../contract/errors.ts';
 import type { DomainsConfig, Redirect } from './config.ts';
 
 /** Answers the request itself (and returns true) when its Host must be redirected or refused. */
@@ -55,8 +55,8 @@ function redirectTo(
   return true;
 }
 
-function refuse(res: ServerResponse, message: string): true {
-  sendError(res, new ApiError('MISDIRECTED_REQUEST', message));
+function refuse(res: ServerResponse, refusal: ApiError): true {
+  sendError(res, refusal);
   return true;
 }
 
@@ -75,16 +75,13 @@ export function createHostRouter(
     if (!config) return false;
     const hostName = hostNameOf(req.headers.host);
     if (hostName === null) {
-      return refuse(res, `The request has no usable Host header; send Host: ${config.primary}`);
+      return refuse(res, apiError('hostUnusable', { primary: config.primary }));
     }
     if (isLoopback(hostName) || hostName === config.primary || config.attached.includes(hostName)) {
       return false;
     }
     const redirect = config.redirects.find(({ from }) => from === hostName);
     if (redirect) return redirectTo(req, res, redirect, trustProxy);
-    return refuse(
-      res,
-      `${hostName} is not a domain of this service; use ${config.primary} or attach ${hostName}`,
-    );
+    return refuse(res, apiError('hostNotServed', { host: hostName, primary: config.primary }));
   };
 }

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { ApiError, ERROR_STATUS, type ErrorCode, isErrorCode } from '../contract/errors.ts';
+import { ApiError, apiError, ERROR_STATUS, type ErrorCode, isErrorCode } from '../contract/errors.ts';
+import { toGraphQLError } from '../contract/graphql-error.ts';
 import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
 
 /**
@@ -8,7 +9,7 @@ import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
  * when they have none); an unreachable database is UNAVAILABLE; anything else is masked as INTERNAL (Yoga logs
  * the original), so that no stack trace or SQL reaches the client.
  */
-export function maskError(error: unknown, internalMessage: string): Error {
+export function maskError(error: unknown): Error {
   if (error instanceof GraphQLError) {
     // ApiErrors thrown by resolvers arrive wrapped, with their code already copied into `extensions`.
     if (isErrorCode(error.extensions.code)) return error;
@@ -17,12 +18,11 @@ export function maskError(error: unknown, internalMessage: string): Error {
     const { originalError } = error;
     if (!originalError || originalError instanceof GraphQLError) return markClientError(error);
   }
-  if (error instanceof ApiError) return withCode(error, error.code, error.message);
+  const at = error instanceof GraphQLError ? error : undefined;
+  if (error instanceof ApiError) return toGraphQLError(error, { at });
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (isDatabaseUnavailable(original)) {
-    return withCode(error, 'UNAVAILABLE', 'The database is unavailable right now; retry shortly');
-  }
-  return withCode(error, 'INTERNAL', internalMessage);
+  if (isDatabaseUnavailable(original)) return toGraphQLError(apiError('databaseUnavailable'), { at });
+  return toGraphQLError(apiError('internal'), { at });
 }
 
 /**
@@ -51,14 +51,3 @@ const CODE_FOR_CLIENT_STATUS = new Map<number, ErrorCode>([
   [413, 'PAYLOAD_TOO_LARGE'],
   [415, 'UNSUPPORTED_MEDIA_TYPE'],
 ]);
-
-function withCode(error: unknown, code: ErrorCode, message: string): GraphQLError {
-  const located = error instanceof GraphQLError ? error : undefined;
-  return new GraphQLError(message, {
-    nodes: located?.nodes,
-    source: located?.source,
-    positions: located?.positions,
-    path: located?.path,
-    extensions: { ...located?.extensions, code, status: ERROR_STATUS[code] },
-  });
-}

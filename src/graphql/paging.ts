@@ -1,7 +1,7 @@
 import { invalid } from '../contract/errors.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contract/limits.ts';
 
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 20;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contract/limits.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
 // What Pothos writes for a record with a bigint id, in base64: its namespace, the bigint tag, the id.

@@ -2,6 +2,7 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { GRAPHQL_ENDPOINT, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
+import { createDocumentCache, type DocumentCache } from '../contract/operations.ts';
 import type { Db } from '../db/client.ts';
 import { openMemoryChangeBus } from '../events/bus.ts';
 import type { Change } from '../events/change.ts';
@@ -22,6 +23,7 @@ import { useEntityRepresentations } from './plugins/entity-representations.ts';
 import { useFieldLimits } from './plugins/field-limits.ts';
 import { useHideSuggestions } from './plugins/hide-suggestions.ts';
 import { useHttpCaching } from './plugins/http-caching.ts';
+import { useInputRules } from './plugins/input-rules.ts';
 import { useInt64Json } from './plugins/int64-json.ts';
 import { MAX_VARIABLE_DEPTH, useNestingDepth } from './plugins/nesting-depth.ts';
 import { useOperationNames } from './plugins/operation-names.ts';
@@ -78,6 +80,8 @@ export interface GraphQLServerOptions {
   /** The schema as configured (schema.ts's buildSchema). */
   schema: GraphQLSchema;
   limits: QueryLimits & { maxBodyBytes: number };
+  /** The parsed documents, shared with the idempotency layer (default: Yoga's alone). */
+  documents?: DocumentCache;
   production: boolean;
   logger: Logger;
   /** The rate-limit layer, which identifies the caller and counts the request. */
@@ -147,6 +151,9 @@ export function apiStages(options: GraphQLServerOptions) {
     // After every refusal that needs the body or the caller, before anything executes: a keyed write replays
     // its first response, or runs in a transaction that commits with the record of its response.
     idempotency: options.idempotency,
+    // Variables held to the shape of their types in the words REST bodies get (store-rules.md), before graphql-js
+    // coerces them; as late as graphql-js's own check, so that a refusal above (401, 403, 429) still comes first.
+    'input rules': useInputRules(),
     'Int64 JSON': useInt64Json(),
     // After every plugin with a say in execution, so that a cached result passes through their hooks too.
     'response cache': options.responseCache ? useResponseCache(options.responseCache) : {},
@@ -176,11 +183,15 @@ export function createGraphQLServer(options: GraphQLServerOptions) {
       const prisma = transaction?.prisma ?? options.prisma;
       return { prisma, caller, quota, transaction, publish, feed, keys, readUsage: options.readUsage };
     },
-    maskedErrors: { maskError: (error, message) => maskError(error, message) },
+    maskedErrors: { maskError: (error) => maskError(error) },
     batching: { limit: MAX_BATCH_SIZE },
     maxRequestBodySize: false, // useBodyLimit's instead
-    // Yoga keeps the parsed documents; their validation results are kept by useValidationCache, last below.
-    parserAndValidationCache: { validationCache: false },
+    // Yoga keeps the parsed documents, in the cache the idempotency layer reads them from too; their validation
+    // results are kept by useValidationCache, last below.
+    parserAndValidationCache: {
+      validationCache: false,
+      documentCache: (options.documents ?? createDocumentCache(options.limits.maxTokens)).cache,
+    },
     // Yoga's CORS echoes any Origin with credentials allowed; the pipeline's CORS stage (http/cors.ts) decides.
     cors: false,
     logging: options.logger,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorResponseBytes, sendError } from '../contract/error-response.ts';
-import { ApiError } from '../contract/errors.ts';
+import { apiError } from '../contract/errors.ts';
 
 export interface HttpTimeouts {
   /** Time a client has to send a whole request (headers and body); then 408 and the connection closes. */
@@ -93,7 +93,7 @@ const CUT_OFF_ANSWER_MS = 1000;
  * than reset (the pipeline drops its handler's own answer, if one comes). Resolves once those answers are sent.
  */
 async function cutOffUnfinished(unfinished: Set<ServerResponse>): Promise<void> {
-  const stopped = new ApiError('UNAVAILABLE', 'The gateway is shutting down; retry the request');
+  const stopped = apiError('shuttingDown');
   const sent: Promise<unknown>[] = [];
   for (const res of unfinished) {
     if (res.headersSent) continue;
@@ -118,9 +118,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const refusal =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new ApiError('REQUEST_TIMEOUT', 'The request took too long to arrive; send it again at once')
+      ? apiError('requestTimeout')
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? new ApiError('HEADERS_TOO_LARGE', 'The request headers are too large')
-        : new ApiError('VALIDATION_FAILED', 'The request is not valid HTTP/1.1');
+        ? apiError('headersTooLarge')
+        : apiError('notValidHttp');
   socket.end(errorResponseBytes(refusal));
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendError } from '../contract/error-response.ts';
-import { ApiError } from '../contract/errors.ts';
+import { apiError } from '../contract/errors.ts';
 import type { Database } from '../db/client.ts';
 import type { Logger } from '../observability/logger.ts';
 import { nameOperation } from '../observability/request-context.ts';
@@ -92,7 +92,7 @@ async function answer(
   nameOperation(req, 'ops', path);
   if (req.method === 'GET' || req.method === 'HEAD') await route(req, res);
   else
-    sendError(res, new ApiError('METHOD_NOT_ALLOWED', `${path} answers GET and HEAD only`), {
+    sendError(res, apiError('readOnlyPath', { path }), {
       allow: 'GET, HEAD',
     });
   return true;

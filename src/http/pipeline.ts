@@ -3,7 +3,8 @@ import { printSchema } from 'graphql';
 import type { Config } from '../config/index.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { sendError } from '../contract/error-response.ts';
-import { ApiError } from '../contract/errors.ts';
+import { apiError } from '../contract/errors.ts';
+import { createDocumentCache } from '../contract/operations.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
 import type { Database } from '../db/client.ts';
 import { createDocumentFinder, useTrustedDocuments } from '../documents/plugin.ts';
@@ -119,8 +120,7 @@ export async function createPipeline({
   const tagRead = createEntityTags({
     schema,
     readTableVersions: db.readTableVersions,
-    // Passing the sunset changes pet(id:)'s answers and GET /pets/{petId}'s.
-    epoch: () => Number(petsById.isSunset()),
+    epoch: petsById.epoch,
     build: buildIdentity(printSchema(schema), openApiDocument),
   });
   const tagRestGet = restEntityTags(ROUTES, tagRead);
@@ -159,8 +159,10 @@ export async function createPipeline({
     },
   });
   const { storeVersion, tableVersions } = db;
+  const documents = createDocumentCache(config.graphqlLimits.maxTokens);
   const api = createGraphQLServer({
     prisma: db.prisma,
+    documents,
     changes: { publish: changes.publish, feed },
     // Twice per key cache time: a stream ends within that time of its key's revocation, as its requests would.
     keyWatch: createKeyWatch(db.prisma, {
@@ -182,6 +184,7 @@ export async function createPipeline({
       now,
       limits: config.idempotency,
       schema,
+      documents,
       restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
     }),
     rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
@@ -191,8 +194,7 @@ export async function createPipeline({
         ? {
             storeVersion,
             tableVersions,
-            // A result cached before the sunset must not answer pet(id:) after it: passing it is a change.
-            epoch: () => Number(petsById.isSunset()),
+            epoch: petsById.epoch,
             maxEntries: config.responseCacheEntries,
             onLookup: metrics.observeCache,
           }
@@ -227,7 +229,7 @@ export async function createPipeline({
       // Already answered: cut off at shutdown (http/listener.ts), its own answer came too late.
       if (res.writableEnded) return logger.debug({ err: error }, 'answer after the cut-off dropped');
       logger.error({ err: error }, 'request failed outside the API layers');
-      if (!res.headersSent) sendError(res, new ApiError('INTERNAL', 'Unexpected error.'));
+      if (!res.headersSent) sendError(res, apiError('internal'));
       else res.destroy();
     }
   }
@@ -238,7 +240,7 @@ export async function createPipeline({
     observe(req, res);
     const answered = answerMetrics(req, res);
     if (answered && (await answered)) return;
-    sendError(res, new ApiError('NOT_FOUND', 'This port serves GET /metrics only'));
+    sendError(res, apiError('metricsPortOnly'));
   }
 
   /** Releases what the pipeline opened (the database is the caller's). */

@@ -1,12 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { sendError } from '../contract/error-response.ts';
-import { ApiError, invalid } from '../contract/errors.ts';
+import { type ApiError, apiError, invalid } from '../contract/errors.ts';
+import { MAX_TARGET_BYTES } from '../contract/limits.ts';
 import { nameOperation } from '../observability/request-context.ts';
 import type { CountedRefusal } from '../ratelimit/plugin.ts';
-
-/** The longest request target served (RFC 9112 asks servers to take at least 8000 octets). */
-export const MAX_TARGET_BYTES = 8192;
 
 // RFC 3986's host, as far as it names something this gateway can be: a DNS name or IPv4 address (unreserved
 // characters only) or a bracketed IPv6 address, with an optional port. No path, query, userinfo or space.
@@ -63,10 +61,7 @@ export function requestTargetProblem(req: IncomingMessage): ApiError | null {
 
   const target = req.url ?? '';
   if (Buffer.byteLength(target) > MAX_TARGET_BYTES) {
-    return new ApiError(
-      'URI_TOO_LONG',
-      `The request target is longer than ${MAX_TARGET_BYTES} bytes; send long GraphQL documents with POST`,
-    );
+    return apiError('targetTooLong');
   }
   if (!target.startsWith('/') || target.startsWith('//')) {
     return invalid(

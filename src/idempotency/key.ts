@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { invalid } from '../contract/errors.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/limits.ts';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-export const MAX_KEY_LENGTH = 255;
 const PRINTABLE = /^[\x20-\x7e]+$/;
 
 /**
- * The request's Idempotency-Key, undefined when it sent none. Anything but 1 to 255 printable ASCII characters
+ * The request's Idempotency-Key, undefined when it sent none. Anything but 1 to MAX_IDEMPOTENCY_KEY_LENGTH printable ASCII characters
  * (a UUID, say) is VALIDATION_FAILED naming the header.
  */
 export function readIdempotencyKey(headers: Headers): string | undefined {
@@ -17,7 +17,7 @@ export function readIdempotencyKey(headers: Headers): string | undefined {
   const problem =
     key === ''
       ? 'is empty'
-      : key.length > MAX_KEY_LENGTH
+      : key.length > MAX_IDEMPOTENCY_KEY_LENGTH
         ? `has ${key.length} characters`
         : !PRINTABLE.test(key)
           ? 'contains a character that is not printable ASCII'
@@ -25,7 +25,7 @@ export function readIdempotencyKey(headers: Headers): string | undefined {
   if (!problem) return key;
   throw invalid(
     IDEMPOTENCY_KEY_HEADER,
-    `${problem}: send 1 to ${MAX_KEY_LENGTH} printable ASCII characters, e.g. a UUID`,
+    `${problem}: send 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, e.g. a UUID`,
   );
 }
 

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/fetch';
-import { type DocumentNode, type GraphQLSchema, getOperationAST, parse } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { Config } from '../config/index.ts';
 import { readBody } from '../contract/body-limit.ts';
 import type { Caller } from '../contract/caller.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { errorResponse } from '../contract/error-response.ts';
-import { ApiError } from '../contract/errors.ts';
-import { graphqlError } from '../contract/graphql-error.ts';
+import { ApiError, apiError } from '../contract/errors.ts';
+import { toGraphQLError } from '../contract/graphql-error.ts';
+import { IDEMPOTENCY_RETENTION_MS } from '../contract/limits.ts';
+import { type DocumentCache, mayWrite } from '../contract/operations.ts';
 import type { Database, Db } from '../db/client.ts';
 import { type HeldTransaction, holdTransaction } from '../db/held-transaction.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -23,9 +25,6 @@ import {
   type RecordId,
   saveRecord,
 } from './records.ts';
-
-/** How long a key's first response is replayed. */
-export const RETENTION_MS = 24 * 60 * 60 * 1000;
 
 // A keyed write holds its transaction (on SQLite, the database's write lock) for as long as it runs: one that
 // takes longer is rolled back and answered 503. The wait to begin matches SQLite's busy timeout.
@@ -46,6 +45,8 @@ export interface IdempotencyDeps {
   limits: Config['idempotency'];
   /** The schema, whose variable types a GraphQL request's variables are compared by. */
   schema: GraphQLSchema;
+  /** Yoga's parsed documents: a request's are read here once, and Yoga then runs the same. */
+  documents: DocumentCache;
   /** A REST write's meaning as canonical text (src/rest/meaning.ts); undefined for one REST would refuse. */
   restMeaning: (request: Request, url: URL, body: Uint8Array<ArrayBuffer>) => Promise<string | undefined>;
 }
@@ -82,7 +83,7 @@ type WithRun = { [RUN]?: Run };
  * Idempotent writes (docs/idempotency.md). A REST write or a GraphQL mutation request sent with an
  * Idempotency-Key by an API key runs in one transaction held across the request; its response is recorded in
  * that same transaction, so the write and the record commit together or not at all. A repeat (same API key,
- * key, method, target and body) within RETENTION_MS is answered the recorded response, with
+ * key, method, target and body) within IDEMPOTENCY_RETENTION_MS is answered the recorded response, with
  * `Idempotent-Replayed: true`, and runs nothing.
  */
 export function useIdempotency<TServerContext extends IdempotentContext = IdempotentContext>({
@@ -92,6 +93,7 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
   now = Date.now,
   limits,
   schema,
+  documents,
   restMeaning,
 }: IdempotencyDeps): Plugin<Record<string, never>, TServerContext> {
   // Keys whose first request runs in this process. Other processes are kept out by lockKey.
@@ -201,9 +203,9 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
 
   function refusal(error: unknown): Response {
     if (error instanceof ApiError) return errorResponse(error);
-    if (isDatabaseUnavailable(error)) return errorResponse(unavailable());
+    if (isDatabaseUnavailable(error)) return errorResponse(apiError('databaseUnavailable'));
     log.error({ err: error }, 'idempotency layer failed');
-    return errorResponse(new ApiError('INTERNAL', 'Unexpected error.'));
+    return errorResponse(apiError('internal'));
   }
 
   return {
@@ -243,12 +245,11 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
       setRequestParser(async (parsing) => {
         const parsed = await requestParser(parsing);
         if (isResponse(parsed)) return parsed;
-        const documents = documentsOf(parsed);
         if (!mayWrite(parsed, documents)) return parsed;
         try {
           const id = { apiKeyId: caller.keyId, key: readIdempotencyKey(parsing.headers) as string };
           const operations = async () => ({
-            meaning: fingerprint('GraphQL', graphqlMeaning(schema, parsed, documents)),
+            meaning: fingerprint('GraphQL', graphqlMeaning(schema, parsed, documentsOf(parsed, documents))),
             bytes: fingerprint(`POST ${url.pathname}`, JSON.stringify(parsed)),
           });
           return (await enter(serverContext, id, 'graphql', operations)) ?? parsed;
@@ -281,19 +282,10 @@ const asksForRetry = (status: number) => status === 429 || status >= 500;
 
 function replay(record: IdempotencyRecord, { meaning, bytes }: Fingerprints): Response {
   if (record.fingerprint !== meaning && record.fingerprint !== bytes) {
-    throw new ApiError(
-      'IDEMPOTENCY_KEY_REUSED',
-      `${IDEMPOTENCY_KEY_HEADER} was sent in the last ${RETENTION_MS / 3_600_000} hours with another request (method, path or body): ` +
-        'send a new key for a new request',
-    );
+    throw apiError('idempotencyKeyReused');
   }
   if (record.bodyDigest !== null) {
-    throw new ApiError(
-      'IDEMPOTENCY_ANSWER_NOT_KEPT',
-      `The first request with this ${IDEMPOTENCY_KEY_HEADER} ran and answered ${record.status}, but its answer was ` +
-        `larger than an idempotency record keeps (sha256 ${record.bodyDigest}), so it cannot be replayed. ` +
-        'It is not run again: read its outcome instead (e.g. GET what it wrote)',
-    );
+    throw apiError('idempotencyAnswerNotKept', { status: record.status, digest: record.bodyDigest });
   }
   return new Response(record.body, {
     status: record.status,
@@ -301,22 +293,13 @@ function replay(record: IdempotencyRecord, { meaning, bytes }: Fingerprints): Re
   });
 }
 
-const inUse = () =>
-  new ApiError(
-    'IDEMPOTENCY_KEY_IN_USE',
-    `The first request with this ${IDEMPOTENCY_KEY_HEADER} is still running: retry once it has finished`,
-  );
-
-const unavailable = () => new ApiError('UNAVAILABLE', 'The database is unavailable right now; retry shortly');
+const inUse = () => apiError('idempotencyKeyInUse');
 
 /** Answer to a keyed write whose writes were all undone: UNAVAILABLE, with this request's other headers. */
 function nothingKept(api: Run['api'], headers: Headers): Response {
   const requestHeaders = new Headers(headers);
   for (const name of [...OUTCOME_HEADERS, 'content-length']) requestHeaders.delete(name);
-  const error = new ApiError(
-    'UNAVAILABLE',
-    `The request could not be completed and nothing of it was kept: retry it with the same ${IDEMPOTENCY_KEY_HEADER}`,
-  );
+  const error = apiError('nothingKept');
   if (api === 'rest') return errorResponse(error, Object.fromEntries(requestHeaders));
   requestHeaders.set('content-type', 'application/json; charset=utf-8');
   const body = JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] });
@@ -333,37 +316,25 @@ function outcomeHeaders(headers: Headers): Record<string, string> {
 }
 
 function expiry(now: number) {
-  return { createdAt: new Date(now), expiresAt: new Date(now + RETENTION_MS) };
+  return { createdAt: new Date(now), expiresAt: new Date(now + IDEMPOTENCY_RETENTION_MS) };
 }
 
 const isResponse = (value: object): value is Response => 'status' in value && 'headers' in value;
 
 /** The documents of a request's entries, by their text; one that does not parse is left out. */
-function documentsOf(parsed: GraphQLParams | GraphQLParams[]): Map<string, DocumentNode> {
-  const documents = new Map<string, DocumentNode>();
+function documentsOf(parsed: GraphQLParams | GraphQLParams[], documents: DocumentCache) {
+  const found = new Map<string, DocumentNode>();
   for (const { query } of [parsed].flat()) {
-    if (typeof query !== 'string' || documents.has(query)) continue;
-    try {
-      documents.set(query, parse(query, { noLocation: true }));
-    } catch {
-      // Yoga refuses the syntax error before anything runs
-    }
+    if (typeof query !== 'string') continue;
+    const document = documents.documentOf(query);
+    if (document) found.set(query, document);
   }
-  return documents;
-}
-
-/** Whether a GraphQL request may write: it names a mutation, or has a document this layer cannot read. */
-function mayWrite(parsed: GraphQLParams | GraphQLParams[], documents: Map<string, DocumentNode>): boolean {
-  return [parsed].flat().some(({ query, operationName }) => {
-    if (typeof query !== 'string') return true;
-    const document = documents.get(query);
-    return document !== undefined && getOperationAST(document, operationName)?.operation === 'mutation';
-  });
+  return found;
 }
 
 function asGraphQLError(error: unknown): unknown {
-  if (error instanceof ApiError) return graphqlError(error.code, error.message, { httpStatus: true });
+  if (error instanceof ApiError) return toGraphQLError(error, { httpStatus: true });
   if (isDatabaseUnavailable(error))
-    return graphqlError('UNAVAILABLE', unavailable().message, { httpStatus: true });
+    return toGraphQLError(apiError('databaseUnavailable'), { httpStatus: true });
   return error;
 }

@@ -1,10 +1,11 @@
 import type { MaybePromise } from '@whatwg-node/promise-helpers';
 import type { RateLimitConfig } from '../config/rate-limits.ts';
+import { type ApiError, apiError } from '../contract/errors.ts';
 import type { Charge, CounterStore, Take, WindowKind } from './counters/counter.ts';
 import { andThen } from './maybe-promise.ts';
 
 export interface FieldRefusal {
-  message: string;
+  error: ApiError;
   retryAfterSeconds: number;
 }
 
@@ -52,7 +53,14 @@ export function createFieldLimiter(
     const retryAfterSeconds = Math.max(1, Math.ceil(msLeft / 1000));
     const name = window.name.slice('field:'.length);
     return {
-      message: `${name} is limited to ${limit} calls per ${window.seconds} s per caller; this operation makes ${points} and ${left} are left, so none of it ran; retry in ${retryAfterSeconds} s`,
+      error: apiError('fieldRateLimited', {
+        field: name,
+        limit,
+        seconds: window.seconds,
+        points,
+        left,
+        retryAfter: retryAfterSeconds,
+      }),
       retryAfterSeconds,
     };
   }

@@ -1,7 +1,7 @@
 import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import type { RateLimitConfig } from '../config/rate-limits.ts';
 import type { Caller } from '../contract/caller.ts';
-import { ApiError } from '../contract/errors.ts';
+import { apiError } from '../contract/errors.ts';
 import type { Limits } from '../contract/plans.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
 import type { ActiveKey } from '../keys/repository.ts';
@@ -38,7 +38,7 @@ export function createIdentify({
 }): Identify {
   function keyLookupFailed(error: unknown): never {
     log.warn({ error: String(error) }, 'API key lookup failed');
-    throw new ApiError('UNAVAILABLE', 'The API key cannot be checked right now; retry shortly');
+    throw apiError('keyLookupUnavailable');
   }
 
   function anonymous(ip: string, keyRefused: boolean): Identity {

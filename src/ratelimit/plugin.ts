@@ -4,8 +4,8 @@ import type { RateLimitConfig } from '../config/rate-limits.ts';
 import type { Caller, Quota } from '../contract/caller.ts';
 import { isGraphQLPath, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
 import { errorResponse, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/error-response.ts';
-import { ApiError } from '../contract/errors.ts';
-import { graphqlError } from '../contract/graphql-error.ts';
+import { ApiError, apiError } from '../contract/errors.ts';
+import { toGraphQLError } from '../contract/graphql-error.ts';
 import { notModified, type TagRequest, type Validator } from '../contract/http-caching.ts';
 import type { KeyLookup } from '../keys/lookup.ts';
 import { noteCaller } from '../observability/request-context.ts';
@@ -95,7 +95,7 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
   function unavailable(error: unknown): never {
     if (error instanceof ApiError) throw error;
     log.warn({ error: String(error) }, 'rate-limit counters unavailable: refusing with 503');
-    throw new ApiError('UNAVAILABLE', 'Rate limits cannot be checked right now; retry shortly');
+    throw apiError('rateLimitsUnavailable');
   }
 
   /** Runs a counting step; its failures (synchronous or not) come back as a rejected promise. */
@@ -133,10 +133,7 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
         inSpan('rate limit', () => quota.pay(points), { 'petstore.plan': plan }),
         () => {
           if (!identity.keyRefused) return quota;
-          throw new ApiError(
-            'INVALID_API_KEY',
-            'X-API-Key names no active key: check the value, or ask for a new key',
-          );
+          throw apiError('invalidApiKey');
         },
       );
     });
@@ -207,7 +204,7 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
               return andThen(
                 counted(() => enter(request, serverContext)),
                 () => {
-                  throw new ApiError('UNAVAILABLE', 'The database is unavailable right now; retry shortly');
+                  throw apiError('databaseUnavailable');
                 },
               );
             }
@@ -303,13 +300,8 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
     openSubscriptions: number;
   }> {
     const identity = await counted(() => identify(request as Request, socketAddress));
-    if (identity.keyRefused)
-      throw new ApiError(
-        'INVALID_API_KEY',
-        'X-API-Key names no active key: check the value, or ask for a new key',
-      );
-    if (identity.caller.kind !== 'key')
-      throw new ApiError('UNAUTHENTICATED', 'Your usage needs your API key: send it in the X-API-Key header');
+    if (identity.keyRefused) throw apiError('invalidApiKey');
+    if (identity.caller.kind !== 'key') throw apiError('usageNeedsKey');
     const [windows, openSubscriptions] = await Promise.all([
       counted(() => counting.limiter.peek(identity.subject, identity.limits)),
       counted(() => counters.countLeases(identity.subject)),
@@ -353,5 +345,5 @@ function refusal(error: unknown): Response {
 /** Yoga turns a GraphQLError thrown while parsing into a GraphQL error response with `http.status`. */
 function rethrowAsGraphQLError(error: unknown): never {
   if (!(error instanceof ApiError)) throw error;
-  throw graphqlError(error.code, error.message, { httpStatus: true });
+  throw toGraphQLError(error, { httpStatus: true });
 }

@@ -1,6 +1,6 @@
 import { isPromise, type MaybePromise } from '@whatwg-node/promise-helpers';
 import type { Caller, Quota } from '../contract/caller.ts';
-import { ApiError } from '../contract/errors.ts';
+import { type ApiError, apiError } from '../contract/errors.ts';
 import type { FieldLimiter } from './field-limits.ts';
 import type { Identity } from './identify.ts';
 import {
@@ -90,7 +90,7 @@ export class RequestQuota implements Quota {
       }
       this.retryAfterSeconds = decision.retryAfterSeconds;
       return andThen(this.#giveBack(this.operations), () => {
-        throw new ApiError(decision.code, refusalMessage(decision, this.identity.caller, this.budget));
+        throw refusalError(decision, this.identity.caller, this.budget);
       });
     });
   }
@@ -100,7 +100,7 @@ export class RequestQuota implements Quota {
       if (!refusal) return undefined;
       this.refusedOperations += 1;
       this.retryAfterSeconds = refusal.retryAfterSeconds;
-      return this.#refuse(new ApiError('RATE_LIMITED', refusal.message));
+      return this.#refuse(refusal.error);
     });
   }
 
@@ -109,13 +109,8 @@ export class RequestQuota implements Quota {
     return andThen(this.counting.holdSubscription(subject, cap), (lease) => {
       if (lease) return lease;
       this.refusedOperations += 1;
-      const who =
-        caller.kind === 'key' ? `this API key (${caller.plan} plan)` : 'this address without an API key';
-      const refusal = new ApiError(
-        'TOO_MANY_SUBSCRIPTIONS',
-        `${who} may keep ${cap} subscription(s) open at once: close one first`,
-      );
-      return this.#refuse(refusal);
+      const plan = caller.kind === 'key' ? caller.plan : null;
+      return this.#refuse(apiError('tooManySubscriptions', { plan, cap }));
     });
   }
 
@@ -131,7 +126,7 @@ export class RequestQuota implements Quota {
         if (!ban) return refusal;
         this.decision = ban;
         this.retryAfterSeconds = ban.retryAfterSeconds;
-        return new ApiError(ban.code, refusalMessage(ban, this.identity.caller, this.budget));
+        return refusalError(ban, this.identity.caller, this.budget);
       });
     });
   }
@@ -170,13 +165,10 @@ export class RequestQuota implements Quota {
   }
 }
 
-function refusalMessage(decision: Refused, caller: Caller, budget: Budget): string {
-  const wait = `retry in ${decision.retryAfterSeconds} s (Retry-After)`;
-  if (decision.code === 'KEY_BANNED') {
-    return `Temporarily banned for sending on while rate-limited: ${wait}, then back off exponentially after a 429`;
-  }
+function refusalError(decision: Refused, caller: Caller, budget: Budget): ApiError {
+  const retryAfter = decision.retryAfterSeconds;
+  if (decision.code === 'KEY_BANNED') return apiError('keyBanned', { retryAfter });
   const { limit, policy } = decision.refusedBy;
-  const who = caller.kind === 'key' ? 'this API key' : 'requests without an API key from this address';
-  const what = budget === 'introspection' ? 'introspection-only requests (schema loads)' : 'requests';
-  return `Rate limit exceeded: ${who} may make ${limit} ${what} per ${policy}; ${wait}`;
+  const who = caller.kind === 'key' ? 'key' : 'address';
+  return apiError('rateLimited', { limit, per: policy, who, budget, retryAfter });
 }

@@ -1,5 +1,5 @@
 import { print } from 'graphql';
-import { ApiError } from '../contract/errors.ts';
+import { type ApiError, apiError } from '../contract/errors.ts';
 import { pathParametersOf, type Route, rootFieldOf } from './routes.ts';
 
 /** A route ready to run: its root field and its document's text, worked out once at start. */
@@ -33,14 +33,13 @@ export function createMatcher(routes: Route[]) {
       if (!found) continue;
       const route = path.methods.get(method === 'HEAD' ? 'GET' : method);
       if (!route) {
-        const problem = `${method} is not allowed on ${path.template}; it allows ${path.allow}`;
-        return { refusal: new ApiError('METHOD_NOT_ALLOWED', problem), headers: { Allow: path.allow } };
+        const refusal = apiError('methodNotAllowed', { method, path: path.template, allow: path.allow });
+        return { refusal, headers: { Allow: path.allow } };
       }
       const pathValues = Object.fromEntries(path.parameters.map((name, i) => [name, found[i + 1] ?? '']));
       return { route, pathValues };
     }
-    const problem = `Nothing at ${pathname}; the paths are listed in /openapi.json`;
-    return { refusal: new ApiError('NOT_FOUND', problem), headers: {} };
+    return { refusal: apiError('noSuchPath', { path: pathname }), headers: {} };
   };
 }
 

@@ -19,7 +19,7 @@ export type RestMeaning = (
  */
 export function createRestMeaning(schema: GraphQLSchema, maxBodyBytes: number): RestMeaning {
   const match = createMatcher(ROUTES);
-  const readVariables = createVariableReader(maxBodyBytes);
+  const readVariables = createVariableReader(maxBodyBytes, () => schema);
   return async (request, url, body) => {
     const found = match(request.method, url.pathname);
     if ('refusal' in found) return undefined;

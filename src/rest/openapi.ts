@@ -1,10 +1,25 @@
 import type { GraphQLSchema } from 'graphql';
-import { ERROR_STATUS, type ErrorCode } from '../contract/errors.ts';
+import { ERROR_STATUS, type ErrorName, entriesOf, exampleOf } from '../contract/errors.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  IDEMPOTENCY_RETENTION_HOURS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_PAGE_SIZE,
+} from '../contract/limits.ts';
 import { PETS_BY_ID_HEADERS, type PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import { STABILITY } from '../contract/stability.ts';
 import { factsOf } from '../graphql/field-facts/facts.ts';
+import { bodySchemas } from './body-schemas.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
-import { errorsOf, isWrite, pathParametersOf, ROUTES, type Route, rootFieldOf } from './routes.ts';
+import {
+  errorsOf,
+  isWrite,
+  pathParametersOf,
+  ROUTES,
+  type Route,
+  type RouteError,
+  rootFieldOf,
+} from './routes.ts';
 
 // The first lines say what every operation shares; the rest is folded (<details>) so that /docs opens short.
 const DESCRIPTION = `The pet store over REST: the operations of the GraphQL API at [/graphql](/graphql), on the same data and with the same rules. The document is [/openapi.json](/openapi.json); a key holder sees its quota and traffic at [/usage](/usage).
@@ -16,7 +31,7 @@ const DESCRIPTION = `The pet store over REST: the operations of the GraphQL API 
 <details><summary><b>Ids, paging, HEAD</b></summary>
 
 - **Ids** are int64. Responses write them as JSON numbers, exact beyond 2^53 (though most JSON parsers round them). A request may send one as a JSON number up to 2^53 - 1 (a larger number is refused, 400, rather than changed) or as a string of digits for the whole int64 range: \`"9007199254740993"\`; the same rule holds in GraphQL (docs/http.md).
-- **Paging**: lists take \`limit\` (1 to 100, default 20) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=20&cursor=...>; rel="next"\`. No \`Link\` header: last page.
+- **Paging**: lists take \`limit\` (1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}) and \`cursor\`. When more follow, the \`Link\` header gives the next page, root-relative: \`Link: </pets?limit=${DEFAULT_PAGE_SIZE}&cursor=...>; rel="next"\`. No \`Link\` header: last page.
 - **HEAD** is answered wherever GET is, with GET's status and headers and no body; it counts against the rate limit like a GET. The document lists the GET operations only.
 </details>
 
@@ -33,7 +48,7 @@ Every GET answer (200) carries an \`ETag\` made of the store's change counters o
 
 <details><summary><b>Idempotent writes: Idempotency-Key</b></summary>
 
-Send \`Idempotency-Key\` (1 to 255 printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body (compared by meaning: JSON keys in any order, an id as number or text) within 24 hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.
+Send \`Idempotency-Key\` (1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, e.g. a UUID) with a POST, PUT, PATCH or DELETE to retry it safely. The first request runs; a repeat with the same key, API key, method, path and body (compared by meaning: JSON keys in any order, an id as number or text) within ${IDEMPOTENCY_RETENTION_HOURS} hours gets the first response again, with \`Idempotent-Replayed: true\`, and changes nothing. The same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first still runs, 409 \`IDEMPOTENCY_KEY_IN_USE\`. A request refused before it ran (401, 429, 400 for bad input, ...) or that failed with a 5xx keeps nothing, so its key stays free.
 </details>
 
 <details><summary><b>Browsers: CORS</b></summary>
@@ -98,57 +113,26 @@ const IDEMPOTENCY_KEY = {
   required: false,
   description:
     'Makes the write safe to retry: a repeat with the same key (same API key, method, path and body) within ' +
-    '24 hours gets the first response again instead of running again. 1 to 255 printable ASCII characters.',
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]+$' },
+    `${IDEMPOTENCY_RETENTION_HOURS} hours gets the first response again instead of running again. 1 to ` +
+    `${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters.`,
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: '^[ -~]+$' },
 };
 
 type HeaderName = keyof typeof HEADERS;
-
-/** A message of each code as the gateway writes it, about the demo catalogue, for the error responses' examples. */
-const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
-  VALIDATION_FAILED: 'name: must not be empty',
-  QUERY_TOO_COMPLEX: 'The query is too complex',
-  DOCUMENT_NOT_TRUSTED: 'This API key runs registered documents only: send {"documentId": "sha256:<hash>"}',
-  DOCUMENT_NOT_FOUND: 'No registered document has the id sha256:<hash>',
-  PERSISTED_QUERY_NOT_FOUND: 'No document is known by this sha256Hash: send it again with its query text',
-  PERSISTED_QUERY_NOT_SUPPORTED: 'Persisted queries are off for this caller: send the query text',
-  FORBIDDEN: 'This API key lacks the scope catalog, which this write needs',
-  NOT_ACCEPTABLE: 'Accept names no type this endpoint answers with (application/json)',
-  URI_TOO_LONG: 'The request target is longer than 8192 bytes: send long GraphQL documents with POST',
-  UNAUTHENTICATED: 'This operation needs an API key: send it as X-API-Key',
-  INVALID_API_KEY: 'The X-API-Key is unknown or revoked',
-  NOT_FOUND: 'Pet 42 does not exist',
-  METHOD_NOT_ALLOWED: 'DELETE is not allowed on /pets; it allows GET, HEAD, POST',
-  REQUEST_TIMEOUT: 'The request took too long to arrive',
-  CONFLICT: 'Category 3 still has 1 pet(s); move or delete them before deleting the category',
-  OUT_OF_STOCK: 'Pet 2 has 1 in stock; 2 requested. Order at most 1.',
-  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running: retry once it has finished',
-  IDEMPOTENCY_ANSWER_NOT_KEPT:
-    'The request with this Idempotency-Key ran (201) but its answer was too large to keep: read the outcome instead',
-  ENDPOINT_SUNSET:
-    'GET /pets/{petId} was retired on Thu, 01 Jul 2027 00:00:00 GMT; use GET /pets?ids={petId}',
-  PAYLOAD_TOO_LARGE: 'The body is larger than 65536 bytes',
-  UNSUPPORTED_MEDIA_TYPE: 'Send the body as JSON with Content-Type: application/json (got "text/plain")',
-  IDEMPOTENCY_KEY_REUSED: 'This Idempotency-Key was sent in the last 24 hours with another request',
-  HEADERS_TOO_LARGE: 'The request headers are too large',
-  MISDIRECTED_REQUEST: 'This host is not served here',
-  TOO_MANY_SUBSCRIPTIONS: 'This API key has 2 subscriptions open, as many as the free plan allows',
-  RATE_LIMITED: 'Rate limit exceeded: 60 requests per minute on the free plan; retry in 12 s',
-  KEY_BANNED: 'Banned for 600 s after repeated requests over the limit',
-  INTERNAL: 'Unexpected error.',
-  UNAVAILABLE: 'The database is unavailable right now; retry shortly',
-  SLOW_CONSUMER: 'This stream fell 1001 event(s) (98304 bytes) behind, past its limit: subscribe again',
-};
 
 /**
  * Each error response's own example: its code (one per code when a status has several, e.g. 401), so that
  * /docs does not show the first code of the Error schema whatever the status.
  */
-function errorExamples(status: number, codes: ErrorCode[]) {
-  const body = (code: ErrorCode) => ({ code, message: EXAMPLE_MESSAGES[code], status });
-  const [only] = codes;
-  if (codes.length === 1 && only) return { example: body(only) };
-  return { examples: Object.fromEntries(codes.map((code) => [code, { summary: code, value: body(code) }])) };
+function errorExamples(errors: RouteError[]) {
+  const body = ({ code, example }: RouteError) => exampleOf(example ?? (entriesOf(code)[0] as ErrorName));
+  const [only] = errors;
+  if (errors.length === 1 && only) return { example: body(only) };
+  return {
+    examples: Object.fromEntries(
+      errors.map((error) => [error.code, { summary: error.code, value: body(error) }]),
+    ),
+  };
 }
 
 // The components named after their meaning are both sent as `Link`.
@@ -200,7 +184,7 @@ export function createOpenApiDocument(options: { schema: GraphQLSchema; petsById
     ],
     paths,
     components: {
-      schemas: RESOURCES,
+      schemas: { ...RESOURCES, ...bodySchemas(options.schema) },
       headers: HEADERS,
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY, IfNoneMatch: IF_NONE_MATCH },
       securitySchemes: {
@@ -308,7 +292,7 @@ function responses(route: Route, extraHeaders: readonly HeaderName[]) {
       result['204'] = { description: 'Done; no body.', headers: headerRefs(...common) };
   }
   if (read) result['304'] = NOT_MODIFIED([...RATE_LIMIT_HEADERS, ...CACHING_HEADERS]);
-  const byStatus = new Map<number, { code: ErrorCode; when: string }[]>();
+  const byStatus = new Map<number, RouteError[]>();
   for (const error of errorsOf(route)) {
     const status = ERROR_STATUS[error.code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), error]);
@@ -331,10 +315,7 @@ function responses(route: Route, extraHeaders: readonly HeaderName[]) {
               },
             ],
           },
-          ...errorExamples(
-            status,
-            errors.map(({ code }) => code),
-          ),
+          ...errorExamples(errors),
         },
       },
     };

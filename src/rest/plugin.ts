@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { ApiError } from '../contract/errors.ts';
@@ -23,7 +23,11 @@ export interface RestOptions {
  */
 export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
   const match = createMatcher(ROUTES);
-  const readVariables = createVariableReader(maxBodyBytes);
+  let schema: GraphQLSchema | undefined;
+  const readVariables = createVariableReader(maxBodyBytes, () => {
+    if (!schema) throw new Error('The REST adapter has no schema yet');
+    return schema;
+  });
   let runOperation: RunOperation;
   let logError: (error: unknown) => void;
 
@@ -34,10 +38,8 @@ export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
     let headers: Record<string, string> = {};
     try {
       const pathIds = parsePathIds(pathValues);
-      if (route.deprecated === 'petsById') {
-        headers = petsById.headers(pathIds.petId as bigint);
-        if (petsById.isSunset()) throw petsById.sunsetError('REST');
-      }
+      // After the sunset, pet(id:), which the route runs, answers ENDPOINT_SUNSET itself.
+      if (route.deprecated === 'petsById') headers = petsById.headers(pathIds.petId as bigint);
       const variables = { ...(await readVariables(route, url.searchParams, request)), ...pathIds };
       const result = await runOperation(
         { document: route.document, source: route.source, variables },
@@ -58,8 +60,9 @@ export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
       runOperation = operationRunner(yoga);
       logError = (error) => yoga.logger.error(error);
     },
-    onSchemaChange({ schema }) {
-      for (const route of ROUTES) checkRoute(schema, route);
+    onSchemaChange({ schema: changed }) {
+      for (const route of ROUTES) checkRoute(changed, route);
+      schema = changed;
     },
     onRequest({ request, url, serverContext, endResponse }) {
       if (isGraphQLPath(url.pathname)) return;

@@ -1,8 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { type GraphQLInputType, GraphQLNonNull, type GraphQLSchema, isInputObjectType } from 'graphql';
 import { readBody } from '../contract/body-limit.ts';
-import { ApiError, invalid } from '../contract/errors.ts';
-import { INT64_RULE, toInt64 } from '../contract/int64.ts';
+import { apiError, invalid } from '../contract/errors.ts';
+import { toInt64 } from '../contract/int64.ts';
+import { inputProblem } from '../graphql/input-check.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
 import type { QueryParameter, Route } from './routes.ts';
 
@@ -14,17 +14,28 @@ export function parsePathIds(values: Record<string, string>): Record<string, big
   return Object.fromEntries(Object.entries(values).map(([name, text]) => [name, parseInt64(name, text)]));
 }
 
-/** A route's query parameters, and its JSON body as `$input` (within `maxBodyBytes`), as variables. */
-export function createVariableReader(maxBodyBytes: number) {
-  const validateBody = createBodyValidators();
+/**
+ * A route's query parameters, and its JSON body as `$input` (within `maxBodyBytes`), as variables. The body is
+ * held to the shape of its input type as GraphQL variables are (graphql/input-check.ts), so that a bad value
+ * gets the same answer on both APIs; its values are the store's to judge.
+ */
+export function createVariableReader(maxBodyBytes: number, schemaOf: () => GraphQLSchema) {
   return async (route: Route, search: URLSearchParams, request: Request) => {
     const variables = parseQuery(route.query, search);
     if (route.body) {
-      const body = validateBody(route.body.schema, await readJsonBody(request, maxBodyBytes));
-      variables.input = { ...route.body.defaults, ...body };
+      const body = await readJsonBody(request, maxBodyBytes);
+      const problem = inputProblem(body, inputType(schemaOf(), route.body.schema), 'body');
+      if (problem) throw problem;
+      variables.input = { ...route.body.defaults, ...(body as Record<string, unknown>) };
     }
     return variables;
   };
+}
+
+function inputType(schema: GraphQLSchema, name: string): GraphQLInputType {
+  const type = schema.getType(name);
+  if (!isInputObjectType(type)) throw new Error(`The schema has no input type ${name} for a REST body`);
+  return new GraphQLNonNull(type);
 }
 
 /** Ids in paths and query strings are text, so they are read exactly, beyond 2^53 too. */
@@ -92,10 +103,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type');
   if (!type || !JSON_MEDIA_TYPE.test(type)) {
-    throw new ApiError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `Send the body as JSON with Content-Type: application/json (got ${type ? JSON.stringify(type) : 'none'})`,
-    );
+    throw apiError('restBodyNotJson', { contentType: type });
   }
   const text = new TextDecoder().decode(await readBody(request, maxBytes));
   if (text.trim() === '') throw invalid('body', 'is missing: send a JSON object');
@@ -103,51 +111,5 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
     return JSON.parse(text);
   } catch (error) {
     throw invalid('body', `is not valid JSON (${(error as Error).message})`);
-  }
-}
-
-/**
- * Validators for request bodies, compiled once from the same schemas as the OpenAPI document. Ids are int64:
- * a JSON parser rounds numbers beyond 2^53, so those come as strings of digits (their schema's second branch,
- * whose range the `int64` format checks); a number beyond 2^53-1 is refused rather than silently changed.
- */
-function createBodyValidators() {
-  // `components` only holds the schemas, as in the OpenAPI document, so that their `$ref`s resolve unchanged.
-  const ajv = new Ajv({ strict: true, keywords: ['example', 'components'] });
-  addFormats(ajv, ['date-time']);
-  ajv.addFormat('int64', { type: 'string', validate: (text: string) => toInt64(text) !== undefined });
-  ajv.addSchema({ components: { schemas: RESOURCES } }, 'resources');
-  const validators = new Map<ResourceName, ValidateFunction>();
-
-  return function validateBody(name: ResourceName, body: unknown): Record<string, unknown> {
-    let validate = validators.get(name);
-    if (!validate) {
-      validate = ajv.compile({ $ref: `resources#/components/schemas/${name}` });
-      validators.set(name, validate);
-    }
-    if (!validate(body)) throw describe(name, validate.errors?.[0]);
-    return body as Record<string, unknown>;
-  };
-}
-
-function describe(name: ResourceName, error: ErrorObject | undefined): ApiError {
-  const at = error?.instancePath.slice(1).replaceAll('/', '.') ?? '';
-  const field = (child: unknown) => [at, child].filter(Boolean).join('.');
-  // Only int64 fields have two branches (a number, or a string of digits).
-  if (error?.schemaPath.includes('/oneOf/') || error?.keyword === 'oneOf')
-    return invalid(at, `must be ${INT64_RULE}`);
-  switch (error?.keyword) {
-    case 'required':
-      return invalid(field(error.params.missingProperty), 'is required');
-    case 'additionalProperties': {
-      const known = Object.keys((RESOURCES[name] as SchemaObject).properties ?? {}).join(', ');
-      return invalid(field(error.params.additionalProperty), `is not a field of ${name} (it has: ${known})`);
-    }
-    case 'format':
-      return invalid(at, `must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`);
-    case 'enum':
-      return invalid(at, `must be one of ${(error.params.allowedValues as string[]).join(', ')}`);
-    default:
-      return invalid(at || 'body', error?.message ?? 'is invalid');
   }
 }

@@ -1,7 +1,7 @@
 import { Response } from '@whatwg-node/fetch';
 import { GraphQLError } from 'graphql';
 import { errorResponse } from '../contract/error-response.ts';
-import { ApiError, isErrorCode } from '../contract/errors.ts';
+import { ERROR_STATUS, isErrorCode } from '../contract/errors.ts';
 import { stringifyJson } from '../contract/json.ts';
 import { maskError } from '../graphql/errors.ts';
 import type { CompiledRoute } from './match.ts';
@@ -36,11 +36,12 @@ export function respond(route: CompiledRoute, value: unknown, url: URL, headers:
 
 /** The Error object of a store, GraphQL or request error; anything else is INTERNAL, with no details. */
 export function respondWithError(error: unknown, headers: Headers): Response {
-  const masked = maskError(error, 'Unexpected error.');
+  const masked = maskError(error);
   const extensions = masked instanceof GraphQLError ? masked.extensions : {};
   const code = isErrorCode(extensions.code) ? extensions.code : 'INTERNAL';
   const http = extensions.http as { headers?: Headers } | undefined;
-  return errorResponse(new ApiError(code, masked.message), { ...headers, ...http?.headers });
+  const body = { code, message: masked.message, status: ERROR_STATUS[code] };
+  return errorResponse(body, { ...headers, ...http?.headers });
 }
 
 const fillTemplate = (template: string, values: Record<string, unknown>) =>

@@ -1,9 +1,18 @@
 import { type DocumentNode, type GraphQLSchema, getOperationAST, Kind, parse, validate } from 'graphql';
-import type { ErrorCode } from '../contract/errors.ts';
+import type { ErrorCode, ErrorName } from '../contract/errors.ts';
+import { IDEMPOTENCY_RETENTION_HOURS, MAX_TARGET_BYTES } from '../contract/limits.ts';
 import { checkCursor, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/paging.ts';
+import type { BodyInput } from './body-schemas.ts';
 import { type ResourceName, ref, type SchemaObject, selectionOf } from './resources.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** An error a route can answer, when, and the catalogue entry its OpenAPI example shows (else the code's first). */
+export interface RouteError {
+  code: ErrorCode;
+  when: string;
+  example?: ErrorName;
+}
 
 export interface QueryParameter {
   name: string;
@@ -30,13 +39,13 @@ export interface Route {
   description?: string;
   /** Query parameters, passed as the variables of the same names. */
   query?: QueryParameter[];
-  /** The JSON body, validated against `schema` and passed as `$input` with `defaults` for fields left out. */
-  body?: { schema: ResourceName; defaults?: Record<string, unknown> };
+  /** The JSON body: a value of the input type `schema`, passed as `$input` with `defaults` for fields left out. */
+  body?: { schema: BodyInput; defaults?: Record<string, unknown> };
   /** The schema operation the route runs: one root field, parsed once at start-up. */
   document: DocumentNode;
   success: Success;
   /** Errors particular to this operation; those every operation of its kind can give are in `errorsOf`. */
-  errors?: { code: ErrorCode; when: string }[];
+  errors?: RouteError[];
   /** GET /pets/{petId}: deprecated, and retired after its sunset, as contract/pets-by-id.ts says. */
   deprecated?: 'petsById';
   hideTryItPanel?: boolean;
@@ -152,7 +161,13 @@ export const ROUTES: Route[] = [
       'Deletes the pet and its inventory entry. Completed orders keep their history without `petId`.',
     document: graphql(`mutation DeletePet($petId: Int64!) { deletePet(id: $petId) { id } }`),
     success: { kind: 'deleted' },
-    errors: [{ code: 'CONFLICT', when: 'open orders reference the pet: complete or cancel them first' }],
+    errors: [
+      {
+        code: 'CONFLICT',
+        when: 'open orders reference the pet: complete or cancel them first',
+        example: 'petHasOpenOrders',
+      },
+    ],
   },
   {
     method: 'GET',
@@ -225,7 +240,13 @@ export const ROUTES: Route[] = [
       `mutation DeleteCategory($categoryId: Int64!) { deleteCategory(id: $categoryId) { id } }`,
     ),
     success: { kind: 'deleted' },
-    errors: [{ code: 'CONFLICT', when: 'pets belong to the category: move or delete them first' }],
+    errors: [
+      {
+        code: 'CONFLICT',
+        when: 'pets belong to the category: move or delete them first',
+        example: 'categoryHasPets',
+      },
+    ],
   },
   {
     method: 'GET',
@@ -293,7 +314,11 @@ export const ROUTES: Route[] = [
     }`),
     success: { kind: 'resource', schema: ref('Order') },
     errors: [
-      { code: 'CONFLICT', when: '`complete: false` on a complete order: completion cannot be undone' },
+      {
+        code: 'CONFLICT',
+        when: '`complete: false` on a complete order: completion cannot be undone',
+        example: 'orderCompletionFinal',
+      },
     ],
   },
   {
@@ -305,7 +330,13 @@ export const ROUTES: Route[] = [
     description: 'Cancels an open order and gives its quantity back to stock.',
     document: graphql(`mutation CancelOrder($orderId: Int64!) { cancelOrder(id: $orderId) { id } }`),
     success: { kind: 'deleted' },
-    errors: [{ code: 'CONFLICT', when: 'the order is complete and cannot be cancelled' }],
+    errors: [
+      {
+        code: 'CONFLICT',
+        when: 'the order is complete and cannot be cancelled',
+        example: 'completeOrderNotCancelled',
+      },
+    ],
   },
   {
     method: 'GET',
@@ -363,9 +394,9 @@ export function rootFieldOf(route: Route): string {
 export const isWrite = (route: Route) => route.method !== 'GET';
 
 /** Every error an operation can give: its own, and those that follow from its kind. */
-export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
+export function errorsOf(route: Route): RouteError[] {
   const hasPathIds = pathParametersOf(route.path).length > 0;
-  const errors: ({ code: ErrorCode; when: string } | false)[] = [
+  const errors: (RouteError | false)[] = [
     {
       code: 'VALIDATION_FAILED',
       when: isWrite(route)
@@ -375,10 +406,15 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
         : 'a parameter or body field is invalid or unknown (a cursor this API did not issue), or the request ' +
           'target or Host is malformed; the message names it',
     },
-    isWrite(route) && { code: 'UNAUTHENTICATED', when: 'no X-API-Key header: writes need a key' },
+    isWrite(route) && {
+      code: 'UNAUTHENTICATED',
+      when: 'no X-API-Key header: writes need a key',
+      example: 'writesNeedKey',
+    },
     { code: 'INVALID_API_KEY', when: 'the X-API-Key is unknown or revoked' },
     isWrite(route) && {
       code: 'FORBIDDEN',
+      example: 'scopeMissing',
       when: 'the key lacks the scope in `x-required-scope`; the message names it, and nothing ran',
     },
     hasPathIds && { code: 'NOT_FOUND', when: 'no record has this id' },
@@ -388,7 +424,10 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
       code: 'PAYLOAD_TOO_LARGE',
       when: 'the body is larger than the configured limit',
     },
-    { code: 'URI_TOO_LONG', when: 'the request target (path and query) is longer than 8192 bytes' },
+    {
+      code: 'URI_TOO_LONG',
+      when: `the request target (path and query) is longer than ${MAX_TARGET_BYTES} bytes`,
+    },
     route.body !== undefined && {
       code: 'UNSUPPORTED_MEDIA_TYPE',
       when: 'the body is not sent as application/json',
@@ -405,7 +444,7 @@ export function errorsOf(route: Route): { code: ErrorCode; when: string }[] {
     },
     isWrite(route) && {
       code: 'IDEMPOTENCY_KEY_REUSED',
-      when: 'this Idempotency-Key came with another request (method, path or body) in the last 24 hours',
+      when: `this Idempotency-Key came with another request (method, path or body) in the last ${IDEMPOTENCY_RETENTION_HOURS} hours`,
     },
     {
       code: 'RATE_LIMITED',

@@ -1,8 +1,8 @@
-import { ApiError, notFound } from '../contract/errors.ts';
+import { apiError, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { isForeignKeyViolation, orMissing } from './prisma-errors.ts';
-import { MAX_DESCRIPTION_LENGTH, patchOf, requireText } from './validate.ts';
+import { DESCRIPTION, patchOf, requireText } from './validate.ts';
 
 export type CategoryQuery = { include?: Prisma.CategoryInclude; select?: Prisma.CategorySelect };
 
@@ -12,7 +12,7 @@ export interface CategoryPatch {
 }
 
 const description = (value: string | null | undefined) =>
-  value == null ? value : requireText('description', value, MAX_DESCRIPTION_LENGTH, { lines: true });
+  value == null ? value : requireText('description', value, DESCRIPTION);
 
 export function createCategory(
   prisma: Db,
@@ -42,9 +42,6 @@ export async function deleteCategory(prisma: Db, id: bigint, query: CategoryQuer
   } catch (error) {
     if (!isForeignKeyViolation(error)) throw error;
     const pets = await prisma.pet.count({ where: { categoryId: id } });
-    throw new ApiError(
-      'CONFLICT',
-      `Category ${id} still has ${pets} pet(s); move or delete them before deleting the category`,
-    );
+    throw apiError('categoryHasPets', { id, pets });
   }
 }

@@ -3,7 +3,7 @@ import { type InventoryChange, inventoryChange } from '../events/change.ts';
 import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
 import { afterCommit, alsoSelecting, type Writer } from './after-commit.ts';
 import { orMissing } from './prisma-errors.ts';
-import { requireQuantity } from './validate.ts';
+import { requireQuantity, STOCK_QUANTITY } from './validate.ts';
 
 /** The contract's rule: available while in stock; at 0, pending while open orders exist, else sold. */
 export function inventoryStatus(item: { quantity: number; openOrders: number }): PetStatus {
@@ -27,7 +27,7 @@ export function inventoryStatusWhere(status: PetStatus): Prisma.InventoryItemWhe
 export const INVENTORY_ROW = { petId: true, quantity: true, openOrders: true, version: true } as const;
 
 export async function setStock(writer: Writer, petId: bigint, quantity: number, query: InventoryQuery = {}) {
-  requireQuantity('quantity', quantity, 0);
+  requireQuantity('quantity', quantity, STOCK_QUANTITY);
   const item = await orMissing(
     writer.prisma.inventoryItem.update({
       ...alsoSelecting(query, INVENTORY_ROW),

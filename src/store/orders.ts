@@ -1,10 +1,10 @@
-import { ApiError, invalid, notFound } from '../contract/errors.ts';
+import { apiError, invalid, notFound } from '../contract/errors.ts';
 import { type Change, orderChange } from '../events/change.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { afterCommit, alsoSelecting, type Writer } from './after-commit.ts';
 import { changeInventory } from './inventory.ts';
 import { orMissing } from './prisma-errors.ts';
-import { requireQuantity } from './validate.ts';
+import { ORDERED_QUANTITY, requireQuantity } from './validate.ts';
 
 export type OrderQuery = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
 
@@ -43,7 +43,7 @@ export async function placeOrder(
   apiKeyId: bigint | null = null,
 ) {
   const { petId } = fields;
-  const quantity = requireQuantity('quantity', fields.quantity ?? 1, 1);
+  const quantity = requireQuantity('quantity', fields.quantity, ORDERED_QUANTITY);
   const { order, changes } = await writer.prisma.$transaction(async (tx) => {
     const stock = await changeInventory(
       tx,
@@ -53,10 +53,7 @@ export async function placeOrder(
     if (!stock) {
       const now = await tx.inventoryItem.findUnique({ where: { petId }, select: { quantity: true } });
       if (!now) throw invalid('petId', `pet ${petId} does not exist`);
-      throw new ApiError(
-        'OUT_OF_STOCK',
-        `Pet ${petId} has ${now.quantity} in stock; ${quantity} requested. Order at most ${now.quantity}.`,
-      );
+      throw apiError('outOfStock', { petId, inStock: now.quantity, requested: quantity });
     }
     const order = await tx.order.create({
       ...alsoSelecting(query, ORDER_ROW),
@@ -84,7 +81,7 @@ export async function updateOrder(
     });
     if (!before) throw notFound('Order', id);
     if (patch.complete === false && before.complete) {
-      throw new ApiError('CONFLICT', `Order ${id} is complete; completion cannot be undone`);
+      throw apiError('orderCompletionFinal', { id });
     }
     const changes: Change[] = [];
     if (patch.complete && !before.complete) {
@@ -126,7 +123,7 @@ export async function cancelOrder(
       select: { complete: true, petId: true, quantity: true },
     });
     if (!order) throw notFound('Order', id);
-    const completed = () => new ApiError('CONFLICT', `Order ${id} is complete and cannot be cancelled`);
+    const completed = () => apiError('completeOrderNotCancelled', { id });
     if (order.complete) throw completed();
     // Raising the version takes the order's lock: completed or cancelled meanwhile, it matches nothing.
     const { count } = await tx.order.updateMany({

@@ -1,4 +1,4 @@
-import { ApiError, invalid, notFound } from '../contract/errors.ts';
+import { apiError, invalid, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
 import { inventoryChange } from '../events/change.ts';
 import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
@@ -69,10 +69,7 @@ export async function deletePet(writer: Writer, id: bigint, query: PetQuery = {}
     if (!gone) {
       const inventory = await tx.inventoryItem.findUnique({ where: { petId: id } });
       if (!inventory) throw notFound('Pet', id);
-      throw new ApiError(
-        'CONFLICT',
-        `Pet ${id} has ${inventory.openOrders} open order(s); complete or cancel them before deleting the pet`,
-      );
+      throw apiError('petHasOpenOrders', { id, openOrders: inventory.openOrders });
     }
     const pet = await tx.pet.findUniqueOrThrow({ ...query, where: { id } });
     await tx.pet.delete({ where: { id } });

@@ -41,7 +41,8 @@ it('pet(id:) answers ENDPOINT_SUNSET (410) once the sunset passes, as REST does;
   expect(after.body.data).toEqual({ pet: null });
   expect(after.body.errors).toMatchObject([
     {
-      message: 'pet(id:) was retired on Tue, 01 Jan 2030 00:00:00 GMT; use pets(ids: [id])',
+      message:
+        'GET /pets/{petId} and pet(id:) were retired on Tue, 01 Jan 2030 00:00:00 GMT; use GET /pets?ids={petId} or pets(ids: [id])',
       path: ['pet'],
       extensions: { code: 'ENDPOINT_SUNSET', status: 410 },
     },

@@ -146,6 +146,7 @@ describe("the API's stages (Yoga's plugins)", () => {
       'subscription cap',
       'server-sent events',
       'idempotency',
+      'input rules',
       'Int64 JSON',
       'response cache',
       'list plans',

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TARGET_BYTES } from '../../src/http/request-target.ts';
+import { MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 // Every log line the gateway writes, parsed.

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_RETENTION_MS as RETENTION_MS } from '../../src/contract/limits.ts';
 import { fingerprint } from '../../src/idempotency/key.ts';
-import { RETENTION_MS } from '../../src/idempotency/plugin.ts';
 import { sweepExpiredRecords } from '../../src/idempotency/records.ts';
 import { createRestClient, expectErrorObject, type RestClient } from '../rest/client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';

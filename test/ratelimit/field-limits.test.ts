@@ -41,11 +41,14 @@ describe.each<StoreKind>(['memory', 'redis'])('per-field limit on %s', (kind) =>
     const limit = createFieldLimiter(stores[0] as CounterStore, config);
     const subject = freshSubject();
     await limit(subject, placeOrder(5));
-    expect(await limit(subject, placeOrder(6))).toEqual({
+    const refusal = await limit(subject, placeOrder(6));
+    expect(refusal?.error.toBody()).toEqual({
+      code: 'RATE_LIMITED',
       message:
         'placeOrder is limited to 10 calls per 60 s per caller; this operation makes 6 and 5 are left, so none of it ran; retry in 60 s',
-      retryAfterSeconds: 60,
+      status: 429,
     });
+    expect(refusal?.retryAfterSeconds).toBe(60);
   });
 
   it('allows exactly the limit of many concurrent operations, over every process sharing the counters', async () => {

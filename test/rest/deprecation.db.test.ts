@@ -70,7 +70,7 @@ describe('GET /pets/{petId} after its sunset', () => {
     expectErrorObject(
       gone,
       'ENDPOINT_SUNSET',
-      'GET /pets/{petId} was retired on Wed, 30 Jun 2021 12:00:00 GMT; use GET /pets?ids={petId}',
+      'GET /pets/{petId} and pet(id:) were retired on Wed, 30 Jun 2021 12:00:00 GMT; use GET /pets?ids={petId} or pets(ids: [id])',
     );
     expect(gone.headers.get('deprecation')).toBe(`@${Date.UTC(2020, 0, 1) / 1000}`);
     expect(gone.headers.get('sunset')).toBe('Wed, 30 Jun 2021 12:00:00 GMT');

@@ -49,7 +49,7 @@ describe('HTTP errors, each the Error object with its status, changing nothing',
     expect(malformed.body.code).toBe('VALIDATION_FAILED');
     expect(malformed.body.message).toMatch(/^body: is not valid JSON/);
     const array = await rest.post('/pets', [{ name: 'Rex', categoryId }]);
-    expect(array.body.message).toBe('body: must be object');
+    expect(array.body.message).toBe('body: must be an object');
     const empty = await rest.post('/pets', '');
     expect(empty.body.message).toMatch(/^body: is missing/);
     expect(await counts()).toEqual(before);

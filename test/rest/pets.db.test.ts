@@ -97,7 +97,7 @@ describe('pets', () => {
   it('refuses a name longer than the documented 200 characters, naming it, changing nothing', async () => {
     const before = await snapshot();
     const refused = await rest.post('/pets', { name: 'x'.repeat(201), categoryId: dogs.id });
-    expectErrorObject(refused, 'VALIDATION_FAILED', 'name: must NOT have more than 200 characters');
+    expectErrorObject(refused, 'VALIDATION_FAILED', 'name: must be at most 200 characters (got 201)');
     expect(await snapshot()).toEqual(before);
   });
 

@@ -35,7 +35,7 @@ export class FieldFactsPlugin<Types extends SchemaTypes> extends BasePlugin<Type
       const dated = this.options.deprecations[deprecation];
       const resolve = resolver;
       resolver = (...args) => {
-        if (dated.isSunset()) throw dated.sunsetError('GraphQL');
+        if (dated.isSunset()) throw dated.sunsetError();
         return resolve(...args);
       };
     }

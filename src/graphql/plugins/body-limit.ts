@@ -1,10 +1,10 @@
 import type { Plugin } from 'graphql-yoga';
 import { declaresMoreThan, payloadTooLarge, readBody } from '../../contract/body-limit.ts';
 import { ApiError } from '../../contract/errors.ts';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { toGraphQLError } from '../../contract/graphql-error.ts';
 
 const withHttpStatus = (error: unknown) =>
-  error instanceof ApiError ? graphqlError(error.code, error.message, { httpStatus: true }) : error;
+  error instanceof ApiError ? toGraphQLError(error, { httpStatus: true }) : error;
 
 /**
  * Refuses GraphQL request bodies over `maxBytes` with PAYLOAD_TOO_LARGE (413), in place of Yoga's own limit

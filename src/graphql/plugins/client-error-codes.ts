@@ -1,19 +1,15 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ERROR_STATUS } from '../../contract/errors.ts';
+import { ERROR_STATUS, type ErrorName, exampleOf } from '../../contract/errors.ts';
 import { markClientError } from '../errors.ts';
 
-const notAcceptable = (message: string) =>
-  JSON.stringify({
-    errors: [{ message, extensions: { code: 'NOT_ACCEPTABLE', status: ERROR_STATUS.NOT_ACCEPTABLE } }],
-  });
-const NO_TYPE = notAcceptable(
-  'Accept names no type /graphql answers with: accept application/json or application/graphql-response+json',
-);
+const notAcceptable = (name: ErrorName) => {
+  const { message, code, status } = exampleOf(name);
+  return JSON.stringify({ errors: [{ message, extensions: { code, status } }] });
+};
+const NO_TYPE = notAcceptable('acceptsNoAnswer');
 // A client that accepts JSON was refused because the answer comes in parts.
-const IN_PARTS = notAcceptable(
-  'This operation answers in parts (@defer or @stream): accept multipart/mixed or text/event-stream, or leave the directives out',
-);
+const IN_PARTS = notAcceptable('acceptsNoParts');
 
 /**
  * Documents that do not parse or validate never reach the error mask: Yoga answers them itself with codes of

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { graphqlRefusal } from '../../contract/graphql-error.ts';
 
 // The content types a web page on another site can POST without a CORS preflight (a form, or fetch in
 // no-cors mode); a missing content type counts as text/plain.
@@ -25,24 +25,13 @@ export function useCsrfPrevention(): Plugin {
       // What nearly every client sends, taken by Yoga's JSON parser: nothing to look into.
       if (header === 'application/json' && requestParser) return;
       const type = header.split(';')[0]?.trim().toLowerCase() ?? '';
-      const got = type ? JSON.stringify(type) : 'none';
+      const contentType = type || null;
       if (SIMPLE_CONTENT_TYPES.has(type)) {
-        throw graphqlError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          `POST /graphql needs Content-Type: application/json (got ${got}); ` +
-            'form and plain-text bodies are refused, as a page on another site could send them',
-          { httpStatus: true },
-        );
+        throw graphqlRefusal('graphqlFormBody', { contentType });
       }
       // Yoga's parsers run first: none took it. Yoga would answer a bare 415, without the Error object.
       if (!requestParser) {
-        throw graphqlError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          `POST /graphql needs Content-Type: application/json (got ${got})`,
-          {
-            httpStatus: true,
-          },
-        );
+        throw graphqlRefusal('graphqlBodyNotJson', { contentType });
       }
     },
   };

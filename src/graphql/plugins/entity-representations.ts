@@ -9,7 +9,8 @@ import {
 } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { invalid } from '../../contract/errors.ts';
+import { toGraphQLError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
 import { rootFieldsOf } from './root-fields.ts';
 
@@ -55,7 +56,7 @@ export function useEntityRepresentations(): Plugin<Context> {
         const problem = representationProblem(representationsOf(field, node, root.variables), entityNames);
         if (!problem) continue;
         setResultAndStopExecution({
-          errors: [graphqlError('VALIDATION_FAILED', problem, { httpStatus: true })],
+          errors: [toGraphQLError(invalid(problem.field, problem.problem), { httpStatus: true })],
         });
         return;
       }
@@ -77,7 +78,10 @@ function representationsOf(
   }
 }
 
-function representationProblem(representations: unknown[], entityNames: Set<string>): string | undefined {
+function representationProblem(
+  representations: unknown[],
+  entityNames: Set<string>,
+): { field: string; problem: string } | undefined {
   for (const [index, representation] of representations.entries()) {
     const typename =
       representation && typeof representation === 'object'
@@ -85,10 +89,10 @@ function representationProblem(representations: unknown[], entityNames: Set<stri
         : undefined;
     if (typeof typename === 'string' && entityNames.has(typename)) continue;
     const got = representation && typeof representation === 'object' ? JSON.stringify(typename) : 'no object';
-    return (
-      `representations[${index}]: __typename must name an entity of this subgraph ` +
-      `(${[...entityNames].join(', ')}); got ${got ?? 'none'}`
-    );
+    return {
+      field: `representations[${index}]`,
+      problem: `__typename must name an entity of this subgraph (${[...entityNames].join(', ')}); got ${got ?? 'none'}`,
+    };
   }
   return undefined;
 }

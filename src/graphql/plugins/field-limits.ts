@@ -1,7 +1,7 @@
 import { isPromise } from '@whatwg-node/promise-helpers';
 import { type ExecutionArgs, type GraphQLObjectType, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { toGraphQLError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
 import { factsOf } from '../field-facts/facts.ts';
 import { rootFieldsOf } from './root-fields.ts';
@@ -23,7 +23,7 @@ export function useFieldLimits(): Plugin<Context> {
       if (!calls) return;
       const refuse = (refusal: Awaited<ReturnType<Context['quota']['limitFields']>>) => {
         if (!refusal) return;
-        const error = graphqlError(refusal.code, refusal.message, { httpStatus: true });
+        const error = toGraphQLError(refusal, { httpStatus: true });
         setResultAndStopExecution({ errors: [error] });
       };
       const refusal = args.contextValue.quota.limitFields(calls);

@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { invalid } from '../../contract/errors.ts';
+import { graphqlRefusal, toGraphQLError } from '../../contract/graphql-error.ts';
 
 /**
  * How deep a request's variables (and extensions) may nest: a list in a list counts two. The schema's deepest
@@ -67,9 +68,7 @@ function documentNestsDeeperThan(source: string, max: number): boolean {
  */
 export function useNestingDepth({ maxDocumentNesting }: { maxDocumentNesting: number }): Plugin {
   const tooDeep = (name: string) =>
-    graphqlError('VALIDATION_FAILED', `${name}: nested deeper than ${MAX_VARIABLE_DEPTH} levels`, {
-      httpStatus: true,
-    });
+    toGraphQLError(invalid(name, `nested deeper than ${MAX_VARIABLE_DEPTH} levels`), { httpStatus: true });
   return {
     onRequestParse: () => ({
       onRequestParseDone({ requestParserResult }) {
@@ -81,11 +80,7 @@ export function useNestingDepth({ maxDocumentNesting }: { maxDocumentNesting: nu
             typeof params?.query === 'string' &&
             documentNestsDeeperThan(params.query, maxDocumentNesting)
           ) {
-            throw graphqlError(
-              'QUERY_TOO_COMPLEX',
-              `Nesting depth of ${maxDocumentNesting} brackets exceeded. Ask for less in one operation, or split it.`,
-              { httpStatus: true },
-            );
+            throw graphqlRefusal('documentTooDeep', { maxNesting: maxDocumentNesting });
           }
         }
       },

@@ -1,8 +1,8 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { GraphQLError, ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ERROR_STATUS } from '../../contract/errors.ts';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { apiError, ERROR_STATUS } from '../../contract/errors.ts';
+import { toGraphQLError } from '../../contract/graphql-error.ts';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -18,8 +18,8 @@ export interface QueryLimits {
  */
 export function useQueryLimits(limits: QueryLimits): Plugin {
   const refuse = (validation: ValidationContext | null, error: GraphQLError) => {
-    const message = `${error.message.replace(/^Syntax Error: /, '')} Ask for less in one operation, or split it.`;
-    const refusal = graphqlError('QUERY_TOO_COMPLEX', message);
+    const limit = error.message.replace(/^Syntax Error: /, '');
+    const refusal = toGraphQLError(apiError('queryTooComplex', { limit }));
     // The token limit is checked while parsing, where there is no validation context to report to.
     if (!validation) throw refusal;
     validation.reportError(refusal);

@@ -1,6 +1,7 @@
-import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { operationKind } from '../../contract/operations.ts';
 import { cachePolicyOf, type Dependencies } from '../cache-policy.ts';
 import type { Context } from '../context.ts';
 
@@ -106,8 +107,7 @@ export function useResponseCache({
       // (a rollback leaves the store version where it was).
       if (args.contextValue.transaction) return;
       const document = documentOf(args.document, args.schema);
-      if (document === null || getOperationAST(args.document, args.operationName)?.operation !== 'query')
-        return;
+      if (document === null || operationKind(args.document, args.operationName) !== 'query') return;
       observeStore();
       const key = `${document.id}:${args.operationName ?? ''}:${variablesKey(args.variableValues)}`;
       const entry = entries.get(key);

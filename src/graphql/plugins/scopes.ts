@@ -1,6 +1,7 @@
 import { BREAK, type DocumentNode, type GraphQLSchema, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { apiError } from '../../contract/errors.ts';
+import { toGraphQLError } from '../../contract/graphql-error.ts';
 import { grants } from '../../contract/scopes.ts';
 import type { Context } from '../context.ts';
 import { factsOf } from '../field-facts/facts.ts';
@@ -47,22 +48,17 @@ export function useScopes(): Plugin<Context> {
         const needed = factsOf(field).scope;
         if (needed === 'read') continue;
         if (caller.kind !== 'key') {
-          const error = graphqlError(
-            'UNAUTHENTICATED',
-            `${field.name} needs an API key with the ${needed} scope`,
-            {
-              httpStatus: true,
-              extensions: { requiredScope: needed },
-            },
-          );
+          const error = toGraphQLError(apiError('fieldNeedsKey', { field: field.name, scope: needed }), {
+            httpStatus: true,
+            extensions: { requiredScope: needed },
+          });
           setResultAndStopExecution({ errors: [error] });
           return;
         }
         if (grants(caller.scopes, needed)) continue;
-        const message =
-          `${field.name} needs the ${needed} scope; this key has ${caller.scopes.join(', ')}, so nothing ran. ` +
-          `Send it with a key that has ${needed}, or ask the store's operator to grant it`;
-        const error = graphqlError('FORBIDDEN', message, {
+        const scopes = caller.scopes.join(', ');
+        const refusal = apiError('scopeMissing', { field: field.name, scope: needed, scopes });
+        const error = toGraphQLError(refusal, {
           httpStatus: true,
           extensions: { requiredScope: needed },
         });

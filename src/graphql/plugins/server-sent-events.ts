@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ApiError } from '../../contract/errors.ts';
+import { ApiError, apiError } from '../../contract/errors.ts';
 import { stringifyJson } from '../../contract/json.ts';
-import { type Backlog, SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS, slowConsumer } from '../../contract/streams.ts';
+import { SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS } from '../../contract/limits.ts';
+import { type Backlog, slowConsumer } from '../../contract/streams.ts';
 
 export interface EventStreamOptions {
   /** A comment line on every open stream this often; also how long a slow consumer has to read its last event. */
@@ -249,14 +250,16 @@ function eventStream(
   return { response, drop, closed };
 }
 
+const INTERNAL = apiError('internal');
+
 /** A `next` event carrying the error as a GraphQL result: the Error object's code and status in `extensions`. */
 function errorEvent(error: unknown): Uint8Array {
   const graphql =
     error instanceof ApiError
       ? { message: error.message, extensions: error.extensions }
       : ((error as GraphQLError).toJSON?.() ?? {
-          message: 'Unexpected error.',
-          extensions: { code: 'INTERNAL', status: 500 },
+          message: INTERNAL.message,
+          extensions: INTERNAL.extensions,
         });
   const { http: _http, ...extensions } = (graphql.extensions ?? {}) as Record<string, unknown>;
   return encoder.encode(`event: next\ndata: ${stringifyJson({ errors: [{ ...graphql, extensions }] })}\n\n`);

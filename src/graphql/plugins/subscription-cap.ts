@@ -1,7 +1,7 @@
 import { isPromise } from '@whatwg-node/promise-helpers';
 import type { Plugin } from 'graphql-yoga';
-import { ApiError } from '../../contract/errors.ts';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { ApiError, apiError } from '../../contract/errors.ts';
+import { toGraphQLError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
 
 /**
@@ -15,7 +15,7 @@ export function useSubscriptionCap(): Plugin<Context> {
       const started = (held: { release(): void } | ApiError) => {
         if (held instanceof ApiError) {
           setResultAndStopExecution({
-            errors: [graphqlError(held.code, held.message, { httpStatus: true })],
+            errors: [toGraphQLError(held, { httpStatus: true })],
           });
           return;
         }
@@ -31,8 +31,7 @@ export function useSubscriptionCap(): Plugin<Context> {
         };
       };
       // The counters cannot be reached (Redis down, failing closed): refused as the rate limit refuses then.
-      const unavailable = () =>
-        new ApiError('UNAVAILABLE', 'Subscription limits cannot be checked right now; retry shortly');
+      const unavailable = () => apiError('subscriptionLimitsUnavailable');
       let held: ReturnType<Context['quota']['holdSubscription']>;
       try {
         held = args.contextValue.quota.holdSubscription();

@@ -1,20 +1,15 @@
-import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { graphqlError } from '../../contract/graphql-error.ts';
+import { graphqlRefusal } from '../../contract/graphql-error.ts';
+import { isMutation } from '../../contract/operations.ts';
 import type { Context } from '../context.ts';
 
 /** Reads are open to anonymous callers; a mutation needs an API key, checked before any resolver runs. */
 export function useWritesNeedKey(): Plugin<Context> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (operation?.operation === 'mutation' && args.contextValue.caller.kind !== 'key') {
+      if (isMutation(args.document, args.operationName) && args.contextValue.caller.kind !== 'key') {
         setResultAndStopExecution({
-          errors: [
-            graphqlError('UNAUTHENTICATED', 'Writes need an API key: send it in the X-API-Key header', {
-              httpStatus: true,
-            }),
-          ],
+          errors: [graphqlRefusal('writesNeedKey')],
         });
       }
     },
