@@ -10,6 +10,8 @@ import {
   typeFromAST,
   type VariableDefinitionNode,
 } from 'graphql';
+import { didYouMean } from 'graphql/jsutils/didYouMean.js';
+import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { type ApiError, apiError, invalid } from '../contract/errors.ts';
 import { type FieldRule, quantityProblem, ruleOf } from '../store/validate.ts';
 
@@ -79,7 +81,7 @@ function problemAt(
       if (!(key in fields)) {
         return invalid(
           fieldName([...path, key], root),
-          `is not a field of ${type.name} (it has: ${known.join(', ')})`,
+          `is not a field of ${type.name} (it has: ${known.join(', ')})${suggestion(key, known)}`,
         );
       }
     }
@@ -100,7 +102,10 @@ function problemAt(
   if (isEnumType(type)) {
     const names = type.getValues().map(({ name }) => name);
     if (typeof value === 'string' && names.includes(value)) return undefined;
-    return invalid(at(), `must be one of ${names.join(', ')}`);
+    return invalid(
+      at(),
+      `must be one of ${names.join(', ')}${typeof value === 'string' ? suggestion(value, names) : ''}`,
+    );
   }
   if (isScalarType(type)) {
     try {
@@ -134,4 +139,12 @@ function scalarProblem(scalar: string, field: string, error: unknown): ApiError 
     default:
       return invalid(field, error instanceof GraphQLError ? error.message : 'is not valid');
   }
+}
+
+/**
+ * graphql-js's own hint for a misspelt name, as it wrote it for variables before this check took them over
+ * (" Did you mean ...?"): in production the hide-suggestions stage takes it out of GraphQL answers again.
+ */
+function suggestion(name: string, names: readonly string[]): string {
+  return didYouMean(suggestionList(name, names));
 }

@@ -187,7 +187,7 @@ export async function createPipeline({
       documents,
       restMeaning: createRestMeaning(schema, config.restMaxBodyBytes),
     }),
-    rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById }),
+    rest: useRest({ maxBodyBytes: config.restMaxBodyBytes, petsById, production: config.production }),
     readUsage: usage.read,
     responseCache:
       storeVersion && config.responseCacheEntries > 0

@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import { isGraphQLPath } from '../contract/endpoints.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
+import { hideSuggestion } from '../graphql/plugins/hide-suggestions.ts';
 import { createMatcher } from './match.ts';
 import { createVariableReader, parsePathIds } from './request.ts';
 import { respond, respondWithError } from './respond.ts';
@@ -13,6 +14,8 @@ export interface RestOptions {
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
   petsById: PetsByIdDeprecation;
+  /** In production a refused body suggests no field or value name, as GraphQL's errors do not. */
+  production: boolean;
 }
 
 /**
@@ -21,13 +24,20 @@ export interface RestOptions {
  * Yoga (runOperation), and its result becomes the REST response. So REST and GraphQL share the store's logic,
  * the caller, the limits and the plugins in between.
  */
-export function useRest({ maxBodyBytes, petsById }: RestOptions): Plugin {
+export function useRest({ maxBodyBytes, petsById, production }: RestOptions): Plugin {
   const match = createMatcher(ROUTES);
   let schema: GraphQLSchema | undefined;
-  const readVariables = createVariableReader(maxBodyBytes, () => {
+  const readAllVariables = createVariableReader(maxBodyBytes, () => {
     if (!schema) throw new Error('The REST adapter has no schema yet');
     return schema;
   });
+  const readVariables: typeof readAllVariables = production
+    ? (...args) =>
+        readAllVariables(...args).catch((error: unknown) => {
+          if (error instanceof Error) hideSuggestion(error);
+          throw error;
+        })
+    : readAllVariables;
   let runOperation: RunOperation;
   let logError: (error: unknown) => void;
 

@@ -4,8 +4,13 @@ import type { Plugin } from 'graphql-yoga';
 // "x"?`, ` Did you mean to use an inline fragment on "T"?`. The quoted names are GraphQL names: no `?` inside.
 const SUGGESTION = / ?Did you mean [^?]*\?/g;
 
+/** The error without graphql-js's hint; REST's body check (rest/plugin.ts) uses it too. */
+export function hideSuggestion(error: Error): void {
+  error.message = error.message.replace(SUGGESTION, '');
+}
+
 function hide(errors: readonly Error[]): void {
-  for (const error of errors) error.message = error.message.replace(SUGGESTION, '');
+  for (const error of errors) hideSuggestion(error);
 }
 
 /**
