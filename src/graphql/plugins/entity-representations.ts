@@ -1,17 +1,10 @@
-import {
-  BREAK,
-  type DocumentNode,
-  type FieldNode,
-  type GraphQLField,
-  type GraphQLSchema,
-  isUnionType,
-  visit,
-} from 'graphql';
+import { type FieldNode, type GraphQLField, type GraphQLSchema, isUnionType } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
 import { invalid } from '../../contract/errors.ts';
 import { toGraphQLError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
+import { fieldMentions } from './field-mentions.ts';
 import { rootFieldsOf } from './root-fields.ts';
 
 const ENTITIES_FIELD = '_entities';
@@ -24,30 +17,15 @@ const ENTITIES_FIELD = '_entities';
  */
 export function useEntityRepresentations(): Plugin<Context> {
   let entityNames = new Set<string>();
-  let mentions = new WeakMap<DocumentNode, boolean>();
-  function mentionsEntities(document: DocumentNode): boolean {
-    let found = mentions.get(document);
-    if (found === undefined) {
-      found = false;
-      visit(document, {
-        Field(node) {
-          if (node.name.value !== ENTITIES_FIELD) return;
-          found = true;
-          return BREAK;
-        },
-      });
-      mentions.set(document, found);
-    }
-    return found;
-  }
+  const entities = fieldMentions();
 
   return {
     onSchemaChange({ schema }) {
       entityNames = entityNamesOf(schema);
-      mentions = new WeakMap();
+      entities.reset(entityNames.size > 0 ? new Set([ENTITIES_FIELD]) : new Set());
     },
     onExecute({ args, setResultAndStopExecution }) {
-      if (entityNames.size === 0 || !mentionsEntities(args.document)) return;
+      if (!entities.in(args.document)) return;
       const root = rootFieldsOf(args);
       if (!root) return;
       for (const [i, field] of root.fields.entries()) {

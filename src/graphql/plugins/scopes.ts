@@ -1,10 +1,11 @@
-import { BREAK, type DocumentNode, type GraphQLSchema, visit } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { apiError } from '../../contract/errors.ts';
 import { toGraphQLError } from '../../contract/graphql-error.ts';
 import { grants } from '../../contract/scopes.ts';
 import type { Context } from '../context.ts';
 import { factsOf } from '../field-facts/facts.ts';
+import { fieldMentions } from './field-mentions.ts';
 import { rootFieldsOf } from './root-fields.ts';
 
 /**
@@ -17,33 +18,16 @@ import { rootFieldsOf } from './root-fields.ts';
 export function useScopes(): Plugin<Context> {
   // Most operations (every read but the key list) name no scoped field: a document is looked through once
   // (Yoga's parse cache and the REST routes hand the same object for the same text) and then passes at once.
-  let scopedNames = new Set<string>();
-  let mentions = new WeakMap<DocumentNode, boolean>();
-  function mentionsScopedField(document: DocumentNode): boolean {
-    let found = mentions.get(document);
-    if (found === undefined) {
-      found = false;
-      visit(document, {
-        Field(node) {
-          if (!scopedNames.has(node.name.value)) return;
-          found = true;
-          return BREAK;
-        },
-      });
-      mentions.set(document, found);
-    }
-    return found;
-  }
+  const scoped = fieldMentions();
 
   return {
     onSchemaChange({ schema }) {
-      scopedNames = scopedRootFieldNames(schema);
-      mentions = new WeakMap();
+      scoped.reset(scopedRootFieldNames(schema));
     },
     onExecute({ args, setResultAndStopExecution }) {
       const { caller } = args.contextValue;
       if (caller.kind === 'key' && grants(caller.scopes, 'admin')) return;
-      if (!mentionsScopedField(args.document)) return;
+      if (!scoped.in(args.document)) return;
       for (const field of rootFieldsOf(args)?.fields ?? []) {
         const needed = factsOf(field).scope;
         if (needed === 'read') continue;
