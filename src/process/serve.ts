@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts';
 import { listen } from '../http/listener.ts';
 import { createPipeline } from '../http/pipeline.ts';
 import type { Logger } from '../observability/logger.ts';
+import { giveBackMemoryWhenIdle } from './idle-memory.ts';
 import { listenFailure } from './startup-error.ts';
 
 /**
@@ -23,6 +24,7 @@ export async function serve(config: Config, db: Database, logger: Logger) {
       throw listenFailure(error, config.host, config.port);
     },
   );
+  const stopWatchingMemory = giveBackMemoryWhenIdle(listener.server);
   const metricsListener =
     config.metricsPort === undefined
       ? undefined
@@ -37,6 +39,7 @@ export async function serve(config: Config, db: Database, logger: Logger) {
     stop: async () => {
       // A load balancer sees the 503 at its next health checks and stops sending; until then this process
       // must still serve what it is sent, and close no idle connection that the balancer may be reusing.
+      stopWatchingMemory();
       pipeline.drain();
       listener.drain();
       metricsListener?.drain();

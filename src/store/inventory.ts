@@ -51,16 +51,12 @@ export async function changeInventory(
   data: Prisma.InventoryItemUpdateManyMutationInput,
   { deleted = false } = {},
 ): Promise<InventoryChange | undefined> {
-  const { count } = await tx.inventoryItem.updateMany({
+  const [row] = await tx.inventoryItem.updateManyAndReturn({
     where,
     data: { ...data, version: { increment: 1 } },
-  });
-  if (count === 0) return undefined;
-  const row = await tx.inventoryItem.findUniqueOrThrow({
-    where: { petId: where.petId },
     select: INVENTORY_ROW,
   });
-  return inventoryChange(row, deleted);
+  return row && inventoryChange(row, deleted);
 }
 
 export type InventoryQuery = { include?: Prisma.InventoryItemInclude; select?: Prisma.InventoryItemSelect };

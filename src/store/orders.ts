@@ -118,30 +118,26 @@ export async function cancelOrder(
   access: OrderAccess = 'all',
 ) {
   const { cancelled, changes } = await writer.prisma.$transaction(async (tx) => {
-    const order = await tx.order.findFirst({
-      where: { id, ...ordersWithin(access) },
-      select: { complete: true, petId: true, quantity: true },
-    });
-    if (!order) throw notFound('Order', id);
-    const completed = () => apiError('completeOrderNotCancelled', { id });
-    if (order.complete) throw completed();
     // Raising the version takes the order's lock: completed or cancelled meanwhile, it matches nothing.
-    const { count } = await tx.order.updateMany({
-      where: { id, complete: false },
+    const [cancelled] = await tx.order.updateManyAndReturn({
+      ...alsoSelecting(query, ORDER_ROW),
+      where: { id, complete: false, ...ordersWithin(access) },
       data: { version: { increment: 1 } },
     });
-    if (count === 0) {
-      const now = await tx.order.findUnique({ where: { id }, select: { complete: true } });
-      throw now ? completed() : notFound('Order', id);
+    if (!cancelled) {
+      const now = await tx.order.findFirst({
+        where: { id, ...ordersWithin(access) },
+        select: { complete: true },
+      });
+      throw now ? apiError('completeOrderNotCancelled', { id }) : notFound('Order', id);
     }
-    const cancelled = await tx.order.findUniqueOrThrow({ ...alsoSelecting(query, ORDER_ROW), where: { id } });
     await tx.order.delete({ where: { id } });
     const changes: Change[] = [orderChange(cancelled, true)];
-    if (order.petId !== null) {
+    if (cancelled.petId !== null) {
       const stock = await changeInventory(
         tx,
-        { petId: order.petId },
-        { quantity: { increment: order.quantity }, openOrders: { decrement: 1 } },
+        { petId: cancelled.petId },
+        { quantity: { increment: cancelled.quantity }, openOrders: { decrement: 1 } },
       );
       if (stock) changes.push(stock);
     }
