@@ -11,7 +11,7 @@ import {
   messageOf,
   type ValuesArgument,
 } from '../../src/contract/errors.ts';
-import { MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_PAGE_SIZE, MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
 import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
@@ -168,6 +168,74 @@ describe('REST answers', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses path and query parameters as their entries say, changing nothing', async () => {
+    const before = await counts();
+    expectEntry(restAnswer(await rest.delete('/pets/rex')), 'parameterNotInt64', {
+      parameter: 'petId',
+      got: 'rex',
+    });
+    expectEntry(restAnswer(await rest.get('/pets?limit=0')), 'parameterOutOfRange', {
+      parameter: 'limit',
+      min: 1,
+      max: MAX_PAGE_SIZE,
+      got: '0',
+    });
+    expectEntry(restAnswer(await rest.get('/store/orders?complete=yes')), 'parameterNotBoolean', {
+      parameter: 'complete',
+      got: 'yes',
+    });
+    expectEntry(restAnswer(await rest.get('/pets?status=lost')), 'parameterNotOneOf', {
+      parameter: 'status',
+      allowed: ['available', 'pending', 'sold'],
+      got: 'lost',
+    });
+    const ids = Array.from({ length: MAX_PAGE_SIZE + 1 }, (_, i) => i + 1).join(',');
+    expectEntry(restAnswer(await rest.get(`/pets?ids=${ids}`)), 'parameterTooManyValues', {
+      parameter: 'ids',
+      maxItems: MAX_PAGE_SIZE,
+      count: MAX_PAGE_SIZE + 1,
+    });
+    expectEntry(restAnswer(await rest.get('/pets?page=2')), 'parameterUnknown', {
+      parameter: 'page',
+      known: ['status', 'categoryId', 'ids', 'limit', 'cursor'],
+    });
+    expectEntry(restAnswer(await rest.get('/pets?status=sold&status=pending')), 'parameterRepeated', {
+      parameter: 'status',
+    });
+    expectEntry(restAnswer(await rest.get('/pets?cursor=abc')), 'cursorNotIssued', { field: 'cursor' });
+    expectEntry(restAnswer(await rest.post('/pets', '')), 'bodyMissing');
+    const malformed = '{"name": ';
+    const parseError = (() => {
+      try {
+        JSON.parse(malformed);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expectEntry(restAnswer(await rest.post('/pets', malformed)), 'bodyMalformed', { parseError });
+    const longKey = 'k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH + 1);
+    const tooLong = await rest.post(
+      '/categories',
+      { name: 'Keyed' },
+      { headers: { 'idempotency-key': longKey } },
+    );
+    expectEntry(restAnswer(tooLong), 'idempotencyKeyInvalid', {
+      problem: 'too long',
+      length: MAX_IDEMPOTENCY_KEY_LENGTH + 1,
+    });
+    const unprintable = await rest.post(
+      '/categories',
+      { name: 'Keyed' },
+      { headers: { 'idempotency-key': 'caf\u00e9' } },
+    );
+    expectEntry(restAnswer(unprintable), 'idempotencyKeyInvalid', {
+      problem: 'not printable',
+      length: 4,
+    });
+    expect(await counts()).toEqual(before);
+  });
+
   it('answers GET /pets/{petId} after its sunset as the catalogue says', async () => {
     const pet = (await rest.post('/pets', { name: 'Old', categoryId })).body;
     expectEntry(restAnswer(await rest.get(`/pets/${pet.id}`)), 'endpointSunset', {
@@ -182,10 +250,7 @@ describe('REST answers', () => {
     const reused = await rest.post('/categories', { name: 'Second' }, { headers });
     expectEntry(restAnswer(reused), 'idempotencyKeyReused');
     const badKey = await rest.post('/categories', { name: 'Third' }, { headers: { 'idempotency-key': '' } });
-    expectEntry(restAnswer(badKey), 'invalidField', {
-      field: 'Idempotency-Key',
-      problem: 'is empty: send 1 to 255 printable ASCII characters, e.g. a UUID',
-    });
+    expectEntry(restAnswer(badKey), 'idempotencyKeyInvalid', { problem: 'empty', length: 0 });
     expect(await counts()).toEqual(before);
   });
 
@@ -245,6 +310,23 @@ describe('GraphQL answers', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('answers paging arguments refused as their entries say, with HTTP 200', async () => {
+    const fieldError = async (query: string) => {
+      const answer = await graphqlError(app.graphql(query));
+      expect(answer.httpStatus, query).toBe(200);
+      return { ...answer, httpStatus: ERROR_STATUS.VALIDATION_FAILED };
+    };
+    expectEntry(await fieldError('{ pets(first: 500) { edges { cursor } } }'), 'pageSizeOutOfRange', {
+      field: 'first',
+      size: 500,
+    });
+    expectEntry(await fieldError('{ pets(first: 1, last: 1) { edges { cursor } } }'), 'firstWithLast');
+    const ids = Array.from({ length: MAX_PAGE_SIZE + 1 }, (_, i) => i + 1).join(', ');
+    expectEntry(await fieldError(`{ pets(ids: [${ids}]) { edges { cursor } } }`), 'tooManyIds', {
+      count: MAX_PAGE_SIZE + 1,
+    });
+  });
+
   it('answers a field refused by the store as the catalogue says, with HTTP 200', async () => {
     const missing = await graphqlError(app.graphql('{ category(id: 999998) { id } }'));
     expect(missing.httpStatus).toBe(200);
@@ -283,6 +365,20 @@ describe('the HTTP server', () => {
     expectEntry(await rawAnswer('NOT HTTP\r\n\r\n'), 'notValidHttp');
     const huge = `GET /pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
     expectEntry(await rawAnswer(huge), 'headersTooLarge');
+  });
+
+  it('answers a Host or request target no URL can be built from as the catalogue says', async () => {
+    const request = (target: string, hosts: string[]) =>
+      rawAnswer(
+        `GET ${target} HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}Connection: close\r\n\r\n`,
+      );
+    expectEntry(await request('/pets', ['a', 'b']), 'hostRepeated', { count: 2 });
+    expectEntry(await request('/pets', []), 'hostMissing');
+    expectEntry(await request('/pets', ['example.com/pets']), 'hostInvalid', { host: 'example.com/pets' });
+    expectEntry(await request('http://example.com/pets', ['x']), 'targetNotPath', {
+      target: 'http://example.com/pets',
+    });
+    expectEntry(await request('/pets?q=%zz', ['x']), 'targetBadEscape');
   });
 });
 
