@@ -1,8 +1,13 @@
 // Each message of the catalogue, provoked over real HTTP, answers exactly as its entry writes it: the code, the
 // status (of the response, for REST and whole-request refusals) and the message, with nothing changed in the
 // store. An entry not provoked here names the test that does; a new entry must be placed in one list or the other.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_SUBSCRIPTIONS } from '../../src/config/rate-limits.ts';
 import {
   ERROR_STATUS,
   ERRORS,
@@ -12,33 +17,30 @@ import {
   type ValuesArgument,
 } from '../../src/contract/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_PAGE_SIZE, MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
+import { SCOPES } from '../../src/contract/scopes.ts';
+import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
+import { createApiKey } from '../../src/keys/repository.ts';
 import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { subscribe } from '../support/event-stream.ts';
+import { getWithHost } from '../support/host-request.ts';
 import { createTestKey } from '../support/keys.ts';
 
 const MAX_BODY_BYTES = 1024;
+const MAX_DEPTH = 10;
+const PLACE_ORDER_PER_MINUTE = 5;
+const MAX_RECORD_BYTES = 100;
 
 /**
  * Entries provoked by the tests of their own subject, where their conditions are set up (Redis or the database
- * down, a shutdown, another trusted-documents mode, streams): those tests hold at least their code and status.
+ * down, a shutdown, a key changed under an open stream, a started process's own listeners): those tests hold
+ * at least their code and status.
  */
 const ELSEWHERE: Partial<Record<ErrorName, string>> = {
-  int64Invalid: 'test/http/int64-rule.db.test.ts',
-  queryTooComplex: 'test/hardening/graphql-limits.test.ts',
-  documentTooDeep: 'test/hardening/graphql-limits.test.ts',
-  trustedDocumentsOff: 'test/documents/trusted-documents.db.test.ts',
-  registeredDocumentsOnly: 'test/documents/trusted-documents.db.test.ts',
-  persistedQueriesOff: 'test/documents/trusted-documents.db.test.ts',
   streamKeyRevoked: 'test/subscriptions',
   streamScopeLost: 'test/subscriptions',
   metricsPortOnly: 'test/ops/metrics-port.test.ts',
-  requestTimeout: 'test/http/malformed.test.ts',
-  idempotencyKeyInUse: 'test/idempotency/writes.db.test.ts',
-  idempotencyAnswerNotKept: 'test/idempotency/limits.db.test.ts',
-  hostNotServed: 'test/domains/gateway.test.ts',
-  hostUnusable: 'test/domains/gateway.test.ts',
-  fieldRateLimited: 'test/ratelimit/field-limits.test.ts',
-  tooManySubscriptions: 'test/subscriptions',
+  requestTimeout: 'test/ops/process.test.ts',
   internal: 'test/http/pipeline.test.ts',
   databaseUnavailable: 'test/http/database-down.test.ts',
   keyLookupUnavailable: 'test/ratelimit/gateway-redis-down.db.test.ts',
@@ -57,6 +59,9 @@ const provoked = new Set<ErrorName>();
 beforeAll(async () => {
   app = await startTestApp({
     env: {
+      GRAPHQL_MAX_DEPTH: String(MAX_DEPTH),
+      PLACE_ORDER_PER_MINUTE: String(PLACE_ORDER_PER_MINUTE),
+      IDEMPOTENCY_MAX_RECORD_BYTES: String(MAX_RECORD_BYTES),
       REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
       GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
       RATE_LIMIT_BAN_AFTER: '1',
@@ -254,6 +259,37 @@ describe('REST answers', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses an id that is no int64 in a body as the catalogue says, changing nothing', async () => {
+    const before = await counts();
+    const answer = await rest.post('/pets', { name: 'Rex', categoryId: 'one' });
+    expectEntry(restAnswer(answer), 'int64Invalid', { field: 'categoryId' });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a repeat of a keyed write still running as the catalogue says, changing nothing', async () => {
+    const key = 'catalogue-in-use';
+    const first = await keyedWriteInFlight('/categories', JSON.stringify({ name: 'Slow' }), key);
+    const before = await counts();
+    const repeat = await rest.post('/categories', { name: 'Slow' }, { headers: { 'idempotency-key': key } });
+    expectEntry(restAnswer(repeat), 'idempotencyKeyInUse');
+    expect(await counts()).toEqual(before);
+    expect(await first.finish()).toBe(201);
+  });
+
+  it('refuses a repeat of a keyed write whose answer was not kept as the catalogue says, changing nothing', async () => {
+    const headers = { 'idempotency-key': 'catalogue-not-kept' };
+    const pet = { name: 'N'.repeat(MAX_RECORD_BYTES), categoryId };
+    const first = await rest.post('/pets', pet, { headers });
+    expect(first.status).toBe(201);
+    const before = await counts();
+    const repeat = await rest.post('/pets', pet, { headers });
+    expectEntry(restAnswer(repeat), 'idempotencyAnswerNotKept', {
+      status: 201,
+      digest: createHash('sha256').update(first.text).digest('hex'),
+    });
+    expect(await counts()).toEqual(before);
+  });
+
   it('refuses over the limit, then bans, as the catalogue says', async () => {
     const key = await createTestKey(app.prisma, 'enterprise', { perMinute: 1, perDay: 1000 });
     expect((await rest.get('/categories', { key })).status).toBe(200);
@@ -310,6 +346,84 @@ describe('GraphQL answers', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses documents beyond the limits as their entries say', async () => {
+    const deep =
+      '{ categories { edges { node { pets { edges { node { category { pets { edges { node { id } } } } } } } } } } }';
+    expectEntry(await graphqlError(app.graphql(deep)), 'queryTooComplex', {
+      limit: `Query depth limit of ${MAX_DEPTH} exceeded, found ${MAX_DEPTH + 1}.`,
+    });
+    // The document's brackets may nest as deep as its selections and a variable's value, and two more.
+    const maxNesting = MAX_DEPTH + MAX_VARIABLE_DEPTH + 2;
+    const nested = `{ pets(ids: ${'['.repeat(maxNesting + 1)}${']'.repeat(maxNesting + 1)}) { edges { cursor } } }`;
+    expectEntry(await graphqlError(app.graphql(nested)), 'documentTooDeep', { maxNesting });
+  });
+
+  it("refuses what a key's trusted-documents mode does not allow as the catalogue says, changing nothing", async () => {
+    const before = await counts();
+    const keyOf = async (trustedDocuments: 'off' | 'require') =>
+      (await createApiKey(app.prisma, { plan: 'pro', scopes: SCOPES, trustedDocuments })).key;
+    const [off, strict] = [await keyOf('off'), await keyOf('require')];
+    const send = (key: string, body: object) =>
+      fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(body),
+      });
+    const documentId = `sha256:${'0'.repeat(64)}`;
+    expectEntry(await graphqlError(send(off, { documentId })), 'trustedDocumentsOff');
+    const persistedQuery = { version: 1, sha256Hash: '0'.repeat(64) };
+    expectEntry(await graphqlError(send(off, { extensions: { persistedQuery } })), 'persistedQueriesOff');
+    const write = 'mutation { createCategory(input: { name: "Untrusted" }) { id } }';
+    expectEntry(await graphqlError(send(strict, { query: write })), 'registeredDocumentsOnly');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses an operation over a per-field limit whole as the catalogue says, changing nothing', async () => {
+    const pet = (await rest.post('/pets', { name: 'Limited', categoryId })).body;
+    await rest.put(`/store/inventory/${pet.id}`, { quantity: 100 });
+    const key = await createTestKey(app.prisma, 'pro');
+    const before = await counts();
+    const calls = PLACE_ORDER_PER_MINUTE + 1;
+    const orders = Array.from(
+      { length: calls },
+      (_, i) => `o${i}: placeOrder(input: { petId: ${pet.id} }) { id }`,
+    );
+    const refused = app.graphql(`mutation { ${orders.join(' ')} }`, undefined, { key });
+    expectEntry(await graphqlError(refused), 'fieldRateLimited', {
+      field: 'placeOrder',
+      limit: PLACE_ORDER_PER_MINUTE,
+      seconds: 60,
+      points: calls,
+      left: PLACE_ORDER_PER_MINUTE,
+      retryAfter: Number((await refused).headers.get('retry-after')),
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses a subscription past the caller's cap as the catalogue says", async () => {
+    const key = await createTestKey(app.prisma, 'free');
+    const query = 'subscription { inventoryChanged { quantity } }';
+    const open = await Promise.all(
+      Array.from({ length: DEFAULT_MAX_SUBSCRIPTIONS.free }, () => subscribe(app.url, query, { key })),
+    );
+    try {
+      expect(open.map((stream) => stream.response.status)).toEqual(open.map(() => 200));
+      const refused = await subscribe(app.url, query, { key });
+      await refused.ended;
+      const [answer] = refused.next();
+      expectEntry(
+        {
+          httpStatus: refused.response.status,
+          error: { ...answer?.errors?.[0]?.extensions, message: answer?.errors?.[0]?.message },
+        },
+        'tooManySubscriptions',
+        { plan: 'free', cap: DEFAULT_MAX_SUBSCRIPTIONS.free },
+      );
+    } finally {
+      await Promise.all(open.map((stream) => stream.close()));
+    }
+  });
+
   it('answers paging arguments refused as their entries say, with HTTP 200', async () => {
     const fieldError = async (query: string) => {
       const answer = await graphqlError(app.graphql(query));
@@ -344,10 +458,42 @@ describe('the usage route', () => {
   });
 });
 
+/**
+ * A keyed POST whose body arrives in two parts: the first once the server has taken the request in (it answers
+ * `Expect: 100-continue` as it hands the request on), the rest on `finish`, which resolves to the status.
+ */
+async function keyedWriteInFlight(path: string, body: string, idempotencyKey: string) {
+  const { port, hostname } = new URL(app.url);
+  const socket = connect(Number(port), hostname);
+  let raw = '';
+  const continued = new Promise<void>((resolve) => {
+    socket.on('data', (chunk) => {
+      raw += chunk;
+      if (raw.startsWith('HTTP/1.1 100')) resolve();
+    });
+  });
+  const ended = new Promise<void>((resolve) => socket.on('end', resolve));
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+      `X-API-Key: ${app.apiKey}\r\nIdempotency-Key: ${idempotencyKey}\r\nExpect: 100-continue\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+  );
+  await continued;
+  const half = Math.floor(body.length / 2);
+  socket.write(body.slice(0, half));
+  return {
+    finish: async () => {
+      socket.write(body.slice(half));
+      await ended;
+      return Number(raw.slice(raw.lastIndexOf('HTTP/1.1 ')).split(' ')[1]);
+    },
+  };
+}
+
 /** What the server writes on a connection that sends `bytes`, as its status and the Error object. */
-async function rawAnswer(bytes: string) {
+async function rawAnswer(bytes: string, url = app.url) {
   const raw = await new Promise<string>((resolve, reject) => {
-    const { port, hostname } = new URL(app.url);
+    const { port, hostname } = new URL(url);
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
     let text = '';
     socket.on('data', (chunk) => {
@@ -379,6 +525,41 @@ describe('the HTTP server', () => {
       target: 'http://example.com/pets',
     });
     expectEntry(await request('/pets?q=%zz', ['x']), 'targetBadEscape');
+  });
+});
+
+describe('custom domains', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-error-answers-'));
+  let domains: TestApp;
+  beforeAll(async () => {
+    const configFile = join(dir, 'domains.json');
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        domains: {
+          primary: 'shop.example.com',
+          attached: [],
+          redirects: [],
+          platformHost: 'edge.petstore-platform.test',
+          certificateAuthority: 'letsencrypt.org',
+        },
+      }),
+    );
+    domains = await startTestApp({ env: { DOMAINS_CONFIG: configFile } });
+  });
+  afterAll(async () => {
+    await domains?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a Host that is not one of them as the catalogue says', async () => {
+    const other = await getWithHost(new URL(domains.url).port, 'elsewhere.example.org', '/pets');
+    expectEntry({ httpStatus: other.status, error: JSON.parse(other.body) }, 'hostNotServed', {
+      host: 'elsewhere.example.org',
+      primary: 'shop.example.com',
+    });
+    const noHost = await rawAnswer('GET /pets HTTP/1.0\r\n\r\n', domains.url);
+    expectEntry(noHost, 'hostUnusable', { primary: 'shop.example.com' });
   });
 });
 
