@@ -8,8 +8,10 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   MAX_PAGE_SIZE,
   MAX_TARGET_BYTES,
+  MAX_VARIABLE_DEPTH,
   SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS,
 } from './limits.ts';
+import { DOCUMENT_ID_PREFIX } from './trusted-documents.ts';
 
 /** The codes of the Error object `{code, message, status}`: the HTTP status each answers with, and when. */
 export const ERROR_CODES = {
@@ -257,6 +259,28 @@ export const ERRORS = {
     'VALIDATION_FAILED',
     () => 'request target: has a % that is not followed by two hexadecimal digits',
     {},
+  ),
+  // The parameters of a GraphQL request besides its document.
+  documentIdMalformed: entry(
+    'VALIDATION_FAILED',
+    () =>
+      `documentId: expected ${DOCUMENT_ID_PREFIX}<64 lower-case hex digits>, the sha256 of the registered text`,
+    {},
+  ),
+  persistedHashMalformed: entry(
+    'VALIDATION_FAILED',
+    () => 'extensions.persistedQuery.sha256Hash: expected 64 lower-case hex digits, the sha256 of the text',
+    {},
+  ),
+  persistedHashMismatch: entry(
+    'VALIDATION_FAILED',
+    () => 'extensions.persistedQuery.sha256Hash: is not the sha256 of the query text sent with it',
+    {},
+  ),
+  nestedTooDeep: entry<{ field: 'variables' | 'extensions' }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: nested deeper than ${MAX_VARIABLE_DEPTH} levels`,
+    { field: 'variables' },
   ),
   notValidHttp: entry('VALIDATION_FAILED', () => 'The request is not valid HTTP/1.1', {}),
   operationMissing: entry(

@@ -16,9 +16,13 @@ import {
   messageOf,
   type ValuesArgument,
 } from '../../src/contract/errors.ts';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, MAX_PAGE_SIZE, MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
+import {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_PAGE_SIZE,
+  MAX_TARGET_BYTES,
+  MAX_VARIABLE_DEPTH,
+} from '../../src/contract/limits.ts';
 import { SCOPES } from '../../src/contract/scopes.ts';
-import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -343,6 +347,22 @@ describe('GraphQL answers', () => {
       JSON.stringify({ extensions: { persistedQuery: { version, sha256Hash: '0'.repeat(64) } } });
     expectEntry(await graphqlError(post('application/json', persisted(1))), 'persistedQueryNotFound');
     expectEntry(await graphqlError(post('application/json', persisted(2))), 'persistedQueryVersion');
+    const badId = JSON.stringify({ documentId: 'abc' });
+    expectEntry(await graphqlError(post('application/json', badId)), 'documentIdMalformed');
+    const badHash = JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } });
+    expectEntry(await graphqlError(post('application/json', badHash)), 'persistedHashMalformed');
+    const otherText = JSON.parse(persisted(1));
+    const mismatch = JSON.stringify({ ...otherText, query: write });
+    expectEntry(await graphqlError(post('application/json', mismatch)), 'persistedHashMismatch');
+    const deep = JSON.parse(`${'['.repeat(MAX_VARIABLE_DEPTH + 1)}${']'.repeat(MAX_VARIABLE_DEPTH + 1)}`);
+    const deepVariables = JSON.stringify({ query: write, variables: { deep } });
+    expectEntry(await graphqlError(post('application/json', deepVariables)), 'nestedTooDeep', {
+      field: 'variables',
+    });
+    const deepExtensions = JSON.stringify({ query: write, extensions: { deep } });
+    expectEntry(await graphqlError(post('application/json', deepExtensions)), 'nestedTooDeep', {
+      field: 'extensions',
+    });
     expect(await counts()).toEqual(before);
   });
 
