@@ -1,6 +1,6 @@
 // The error catalogue: every code with its status, and every message the gateway writes, built from named values
 // (as mercurius's lib/errors.js). Every layer makes its errors here, the OpenAPI examples and the table in
-// docs/errors.md are generated from here, and test/contract/error-catalogue.db.test.ts holds the answers to it.
+// docs/errors.md are generated from here, and test/contract/error-answers.db.test.ts holds the answers to it.
 import { INT64_RULE } from './int64.ts';
 import {
   DEFAULT_MAX_BODY_BYTES,
