@@ -1,13 +1,17 @@
 // The error catalogue: every code with its status, and every message the gateway writes, built from named values
 // (as mercurius's lib/errors.js). Every layer makes its errors here, the OpenAPI examples and the table in
-// docs/errors.md are generated from here, and test/contract/error-catalogue.db.test.ts holds the answers to it.
+// docs/errors.md are generated from here, and test/contract/error-answers.db.test.ts holds the answers to it.
 import { INT64_RULE } from './int64.ts';
 import {
   DEFAULT_MAX_BODY_BYTES,
   IDEMPOTENCY_RETENTION_HOURS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_PAGE_SIZE,
   MAX_TARGET_BYTES,
+  MAX_VARIABLE_DEPTH,
   SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS,
 } from './limits.ts';
+import { DOCUMENT_ID_PREFIX } from './trusted-documents.ts';
 
 /** The codes of the Error object `{code, message, status}`: the HTTP status each answers with, and when. */
 export const ERROR_CODES = {
@@ -153,6 +157,130 @@ export const ERRORS = {
     {
       field: 'categoryId',
     },
+  ),
+  // REST's path and query parameters arrive as text: each is read by its schema, and refused naming it.
+  parameterNotInt64: entry<{ parameter: string; got: string }>(
+    'VALIDATION_FAILED',
+    ({ parameter, got }) =>
+      `${parameter}: must be a whole number (int64), e.g. 42; got ${JSON.stringify(got)}`,
+    { parameter: 'petId', got: 'rex' },
+  ),
+  parameterOutOfRange: entry<{ parameter: string; min: number; max: number; got: string }>(
+    'VALIDATION_FAILED',
+    ({ parameter, min, max, got }) =>
+      `${parameter}: must be a whole number from ${min} to ${max}; got ${JSON.stringify(got)}`,
+    { parameter: 'limit', min: 1, max: MAX_PAGE_SIZE, got: '0' },
+  ),
+  parameterNotBoolean: entry<{ parameter: string; got: string }>(
+    'VALIDATION_FAILED',
+    ({ parameter, got }) => `${parameter}: must be true or false; got ${JSON.stringify(got)}`,
+    { parameter: 'complete', got: 'yes' },
+  ),
+  parameterNotOneOf: entry<{ parameter: string; allowed: readonly string[]; got: string }>(
+    'VALIDATION_FAILED',
+    ({ parameter, allowed, got }) =>
+      `${parameter}: must be one of ${allowed.join(', ')}; got ${JSON.stringify(got)}`,
+    { parameter: 'status', allowed: ['available', 'pending', 'sold'], got: 'lost' },
+  ),
+  parameterTooManyValues: entry<{ parameter: string; maxItems: number; count: number }>(
+    'VALIDATION_FAILED',
+    ({ parameter, maxItems, count }) => `${parameter}: takes at most ${maxItems} values (got ${count})`,
+    { parameter: 'ids', maxItems: MAX_PAGE_SIZE, count: MAX_PAGE_SIZE + 1 },
+  ),
+  parameterUnknown: entry<{ parameter: string; known: readonly string[] }>(
+    'VALIDATION_FAILED',
+    ({ parameter, known }) =>
+      `${parameter}: is not a query parameter of this operation (it takes: ${known.join(', ') || 'none'})`,
+    { parameter: 'page', known: ['status', 'categoryId', 'ids', 'limit', 'cursor'] },
+  ),
+  parameterRepeated: entry<{ parameter: string }>(
+    'VALIDATION_FAILED',
+    ({ parameter }) => `${parameter}: must be given once (a list is comma-separated)`,
+    { parameter: 'status' },
+  ),
+  cursorNotIssued: entry<{ field: string }>(
+    'VALIDATION_FAILED',
+    ({ field }) =>
+      `${field}: is not a cursor from this API: pass on, unchanged, the cursor of an edge or of pageInfo`,
+    { field: 'cursor' },
+  ),
+  pageSizeOutOfRange: entry<{ field: string; size: number }>(
+    'VALIDATION_FAILED',
+    ({ field, size }) => `${field}: must be between 0 and ${MAX_PAGE_SIZE} (got ${size})`,
+    { field: 'first', size: MAX_PAGE_SIZE + 1 },
+  ),
+  firstWithLast: entry(
+    'VALIDATION_FAILED',
+    () => 'first, last: give one of them, not both (first pages forward, last backward)',
+    {},
+  ),
+  tooManyIds: entry<{ count: number }>(
+    'VALIDATION_FAILED',
+    ({ count }) => `ids: at most ${MAX_PAGE_SIZE} ids per request (got ${count})`,
+    { count: MAX_PAGE_SIZE + 1 },
+  ),
+  bodyMissing: entry('VALIDATION_FAILED', () => 'body: is missing: send a JSON object', {}),
+  bodyMalformed: entry<{ parseError: string }>(
+    'VALIDATION_FAILED',
+    ({ parseError }) => `body: is not valid JSON (${parseError})`,
+    { parseError: 'Unexpected end of JSON input' },
+  ),
+  idempotencyKeyInvalid: entry<{ problem: 'empty' | 'too long' | 'not printable'; length: number }>(
+    'VALIDATION_FAILED',
+    ({ problem, length }) =>
+      `Idempotency-Key: ${
+        problem === 'empty'
+          ? 'is empty'
+          : problem === 'too long'
+            ? `has ${length} characters`
+            : 'contains a character that is not printable ASCII'
+      }: send 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, e.g. a UUID`,
+    { problem: 'too long', length: MAX_IDEMPOTENCY_KEY_LENGTH + 1 },
+  ),
+  // What every later stage builds a URL from (http/request-target.ts).
+  hostRepeated: entry<{ count: number }>(
+    'VALIDATION_FAILED',
+    ({ count }) => `Host: must be sent once; got ${count} Host headers`,
+    { count: 2 },
+  ),
+  hostMissing: entry('VALIDATION_FAILED', () => 'Host: is required in HTTP/1.1', {}),
+  hostInvalid: entry<{ host: string }>(
+    'VALIDATION_FAILED',
+    ({ host }) => `Host: must be a host name or address with an optional port; got ${JSON.stringify(host)}`,
+    { host: 'a b' },
+  ),
+  targetNotPath: entry<{ target: string }>(
+    'VALIDATION_FAILED',
+    ({ target }) =>
+      `request target: must be a path starting with a single / (this gateway is no proxy); got ${JSON.stringify(target)}`,
+    { target: 'http://example.com/pets' },
+  ),
+  targetBadEscape: entry(
+    'VALIDATION_FAILED',
+    () => 'request target: has a % that is not followed by two hexadecimal digits',
+    {},
+  ),
+  // The parameters of a GraphQL request besides its document.
+  documentIdMalformed: entry(
+    'VALIDATION_FAILED',
+    () =>
+      `documentId: expected ${DOCUMENT_ID_PREFIX}<64 lower-case hex digits>, the sha256 of the registered text`,
+    {},
+  ),
+  persistedHashMalformed: entry(
+    'VALIDATION_FAILED',
+    () => 'extensions.persistedQuery.sha256Hash: expected 64 lower-case hex digits, the sha256 of the text',
+    {},
+  ),
+  persistedHashMismatch: entry(
+    'VALIDATION_FAILED',
+    () => 'extensions.persistedQuery.sha256Hash: is not the sha256 of the query text sent with it',
+    {},
+  ),
+  nestedTooDeep: entry<{ field: 'variables' | 'extensions' }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: nested deeper than ${MAX_VARIABLE_DEPTH} levels`,
+    { field: 'variables' },
   ),
   notValidHttp: entry('VALIDATION_FAILED', () => 'The request is not valid HTTP/1.1', {}),
   operationMissing: entry(

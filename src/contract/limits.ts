@@ -23,3 +23,9 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
  * ends, which nobody can tell in advance, so a client tries again after a short while.
  */
 export const SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * How deep a request's variables (and extensions) may nest: a list in a list counts two. The schema's deepest
+ * input is three levels (an input object holding a list); 32 leaves room for any schema to come.
+ */
+export const MAX_VARIABLE_DEPTH = 32;

@@ -29,18 +29,13 @@ export function withStatementCache(factory: PrismaBetterSqlite3): PrismaBetterSq
     const adapter = await connect();
     const { client } = adapter as unknown as { client: Sqlite.Database };
     const prepare = client.prepare.bind(client);
-    const statements = new LRUCache<string, Sqlite.Statement>({ max: MAX_STATEMENTS });
-    const cached = (sql: string) => {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    };
+    const statements = new LRUCache<string, Sqlite.Statement>({
+      max: MAX_STATEMENTS,
+      memoMethod: (sql) => prepare(sql),
+    });
     // The adapter binds the arguments of its queries, and runs BEGIN unbound.
     (client as { prepare: unknown }).prepare = (sql: string) => {
-      const statement = cached(sql);
+      const statement = statements.memo(sql);
       return {
         bind: (args: unknown[]): BoundStatement => bound(statement, args),
         run: () => statement.run(),

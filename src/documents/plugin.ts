@@ -2,8 +2,7 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '../contract/caller.ts';
-import { invalid } from '../contract/errors.ts';
-import { graphqlRefusal, toGraphQLError } from '../contract/graphql-error.ts';
+import { graphqlRefusal } from '../contract/graphql-error.ts';
 import {
   DOCUMENT_ID_PATTERN,
   DOCUMENT_ID_PREFIX,
@@ -83,13 +82,7 @@ export function useTrustedDocuments({
         throw graphqlRefusal('trustedDocumentsOff');
       }
       if (typeof id !== 'string' || !DOCUMENT_ID_PATTERN.test(id)) {
-        throw toGraphQLError(
-          invalid(
-            'documentId',
-            `expected ${DOCUMENT_ID_PREFIX}<64 lower-case hex digits>, the sha256 of the registered text`,
-          ),
-          { httpStatus: true },
-        );
+        throw graphqlRefusal('documentIdMalformed');
       }
       return id.slice(DOCUMENT_ID_PREFIX.length);
     },
@@ -120,13 +113,7 @@ export function useTrustedDocuments({
       if (typeof query === 'string' && hash !== undefined && callerMode === 'allow') {
         const hex = checkedApolloHash(hash, callerMode);
         if (hashDocument(query) !== hex) {
-          throw toGraphQLError(
-            invalid(
-              'extensions.persistedQuery.sha256Hash',
-              'is not the sha256 of the query text sent with it',
-            ),
-            { httpStatus: true },
-          );
+          throw graphqlRefusal('persistedHashMismatch');
         }
         automatic.set(hex, query);
       }
@@ -155,13 +142,7 @@ function checkedApolloHash(hash: unknown, callerMode: TrustedDocumentsMode | und
   }
   const hex = typeof hash === 'string' ? hash.replace(/^sha256:/, '') : '';
   if (!/^[0-9a-f]{64}$/.test(hex)) {
-    throw toGraphQLError(
-      invalid(
-        'extensions.persistedQuery.sha256Hash',
-        'expected 64 lower-case hex digits, the sha256 of the text',
-      ),
-      { httpStatus: true },
-    );
+    throw graphqlRefusal('persistedHashMalformed');
   }
   return hex;
 }

@@ -1,4 +1,4 @@
-import { invalid } from '../contract/errors.ts';
+import { apiError } from '../contract/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contract/limits.ts';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../contract/limits.ts';
@@ -17,10 +17,7 @@ export function checkCursor(name: string, cursor: string): void {
   const id = ISSUED_CURSOR.exec(decoded.toString('latin1'))?.[1];
   const issued = id !== undefined && BigInt(id) <= INT64_MAX && decoded.toString('base64') === cursor;
   if (!issued) {
-    throw invalid(
-      name,
-      'is not a cursor from this API: pass on, unchanged, the cursor of an edge or of pageInfo',
-    );
+    throw apiError('cursorNotIssued', { field: name });
   }
 }
 
@@ -40,12 +37,12 @@ export const paging = {
     before?: string | null;
   }) => {
     if (args.first != null && args.last != null) {
-      throw invalid('first, last', 'give one of them, not both (first pages forward, last backward)');
+      throw apiError('firstWithLast');
     }
     for (const name of ['first', 'last'] as const) {
       const size = args[name];
       if (size != null && (size < 0 || size > MAX_PAGE_SIZE)) {
-        throw invalid(name, `must be between 0 and ${MAX_PAGE_SIZE} (got ${size})`);
+        throw apiError('pageSizeOutOfRange', { field: name, size });
       }
     }
     for (const name of ['after', 'before'] as const) {

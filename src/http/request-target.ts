@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
 import { sendError } from '../contract/error-response.ts';
-import { type ApiError, apiError, invalid } from '../contract/errors.ts';
+import { type ApiError, apiError } from '../contract/errors.ts';
 import { MAX_TARGET_BYTES } from '../contract/limits.ts';
 import { nameOperation } from '../observability/request-context.ts';
 import type { CountedRefusal } from '../ratelimit/plugin.ts';
@@ -12,10 +12,10 @@ const HOST = /^(?:[A-Za-z0-9._~-]{1,253}|\[([0-9A-Fa-f:.]{2,45})\])(?::(\d{0,5})
 
 // Verdicts on the Host values seen lately: nearly every request repeats one of a few, and URL.canParse below
 // costs more than the rest of this stage. Bounded, as the values are the client's.
-const hostVerdicts = new Map<string, string | null>();
+const hostVerdicts = new Map<string, boolean>();
 const MAX_HOST_VERDICTS = 256;
 
-function hostProblem(host: string): string | null {
+function isUsableHost(host: string): boolean {
   const known = hostVerdicts.get(host);
   if (known !== undefined) return known;
   const verdict = checkHost(host);
@@ -24,7 +24,7 @@ function hostProblem(host: string): string | null {
   return verdict;
 }
 
-function checkHost(host: string): string | null {
+function checkHost(host: string): boolean {
   const match = HOST.exec(host);
   const [, ipv6, port] = match ?? [];
   const valid =
@@ -33,7 +33,7 @@ function checkHost(host: string): string | null {
     (port === undefined || port === '' || Number(port) <= 65_535) &&
     // What Yoga builds its request URL from: `1.2.3.999` matches the grammar, and is still no URL host.
     URL.canParse(`http://${host}/`);
-  return valid ? null : `must be a host name or address with an optional port; got ${JSON.stringify(host)}`;
+  return valid;
 }
 
 /** Every Host line of the request, as sent: node:http keeps only the first in `headers`. */
@@ -54,23 +54,19 @@ function hostLines(req: IncomingMessage): string[] {
  */
 export function requestTargetProblem(req: IncomingMessage): ApiError | null {
   const hosts = hostLines(req);
-  if (hosts.length > 1) return invalid('Host', `must be sent once; got ${hosts.length} Host headers`);
-  if (hosts.length === 0 && req.httpVersion !== '1.0') return invalid('Host', 'is required in HTTP/1.1');
-  const hostIssue = hosts[0] === undefined ? null : hostProblem(hosts[0]);
-  if (hostIssue) return invalid('Host', hostIssue);
+  if (hosts.length > 1) return apiError('hostRepeated', { count: hosts.length });
+  if (hosts.length === 0 && req.httpVersion !== '1.0') return apiError('hostMissing');
+  if (hosts[0] !== undefined && !isUsableHost(hosts[0])) return apiError('hostInvalid', { host: hosts[0] });
 
   const target = req.url ?? '';
   if (Buffer.byteLength(target) > MAX_TARGET_BYTES) {
     return apiError('targetTooLong');
   }
   if (!target.startsWith('/') || target.startsWith('//')) {
-    return invalid(
-      'request target',
-      `must be a path starting with a single / (this gateway is no proxy); got ${JSON.stringify(target.slice(0, 100))}`,
-    );
+    return apiError('targetNotPath', { target: target.slice(0, 100) });
   }
   if (/%(?![0-9A-Fa-f]{2})/.test(target)) {
-    return invalid('request target', 'has a % that is not followed by two hexadecimal digits');
+    return apiError('targetBadEscape');
   }
   return null;
 }

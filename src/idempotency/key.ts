@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { invalid } from '../contract/errors.ts';
+import { apiError } from '../contract/errors.ts';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../contract/limits.ts';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -16,17 +16,14 @@ export function readIdempotencyKey(headers: Headers): string | undefined {
   if (key === null) return undefined;
   const problem =
     key === ''
-      ? 'is empty'
+      ? 'empty'
       : key.length > MAX_IDEMPOTENCY_KEY_LENGTH
-        ? `has ${key.length} characters`
+        ? 'too long'
         : !PRINTABLE.test(key)
-          ? 'contains a character that is not printable ASCII'
+          ? 'not printable'
           : undefined;
   if (!problem) return key;
-  throw invalid(
-    IDEMPOTENCY_KEY_HEADER,
-    `${problem}: send 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, e.g. a UUID`,
-  );
+  throw apiError('idempotencyKeyInvalid', { problem, length: key.length });
 }
 
 /** What a repeat must match: the sha256, in hex, of `parts` joined by newlines. */

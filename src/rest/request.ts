@@ -1,6 +1,6 @@
 import { type GraphQLInputType, GraphQLNonNull, type GraphQLSchema, isInputObjectType } from 'graphql';
 import { readBody } from '../contract/body-limit.ts';
-import { apiError, invalid } from '../contract/errors.ts';
+import { apiError } from '../contract/errors.ts';
 import { toInt64 } from '../contract/int64.ts';
 import { inputProblem } from '../graphql/input-check.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
@@ -42,7 +42,7 @@ function inputType(schema: GraphQLSchema, name: string): GraphQLInputType {
 function parseInt64(name: string, text: string): bigint {
   const value = toInt64(text);
   if (value === undefined) {
-    throw invalid(name, `must be a whole number (int64), e.g. 42; got ${JSON.stringify(text)}`);
+    throw apiError('parameterNotInt64', { parameter: name, got: text });
   }
   return value;
 }
@@ -57,24 +57,24 @@ function parseValue(name: string, schema: SchemaObject, text: string): unknown {
     const [min, max] = [minimum ?? 0, maximum ?? 999_999_999];
     const value = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
     if (!(value >= min && value <= max)) {
-      throw invalid(name, `must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`);
+      throw apiError('parameterOutOfRange', { parameter: name, min, max, got: text });
     }
     return value;
   }
   if (type === 'boolean') {
     if (text !== 'true' && text !== 'false')
-      throw invalid(name, `must be true or false; got ${JSON.stringify(text)}`);
+      throw apiError('parameterNotBoolean', { parameter: name, got: text });
     return text === 'true';
   }
   if (type === 'array' && items) {
     const values = text.split(',');
     if (maxItems !== undefined && values.length > maxItems) {
-      throw invalid(name, `takes at most ${maxItems} values (got ${values.length})`);
+      throw apiError('parameterTooManyValues', { parameter: name, maxItems, count: values.length });
     }
     return values.map((value) => parseValue(name, items, value.trim()));
   }
   if (allowed && !allowed.includes(text)) {
-    throw invalid(name, `must be one of ${allowed.join(', ')}; got ${JSON.stringify(text)}`);
+    throw apiError('parameterNotOneOf', { parameter: name, allowed: allowed.map(String), got: text });
   }
   return text;
 }
@@ -85,11 +85,10 @@ function parseQuery(parameters: QueryParameter[] = [], search: URLSearchParams):
   for (const name of new Set(search.keys())) {
     const parameter = parameters.find((p) => p.name === name);
     if (!parameter) {
-      const known = parameters.map((p) => p.name).join(', ') || 'none';
-      throw invalid(name, `is not a query parameter of this operation (it takes: ${known})`);
+      throw apiError('parameterUnknown', { parameter: name, known: parameters.map((p) => p.name) });
     }
     const values = search.getAll(name);
-    if (values.length > 1) throw invalid(name, 'must be given once (a list is comma-separated)');
+    if (values.length > 1) throw apiError('parameterRepeated', { parameter: name });
     const text = values[0] as string;
     parameter.check?.(name, text);
     variables[name] = parseValue(name, parameter.schema, text);
@@ -106,10 +105,10 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<unknown
     throw apiError('restBodyNotJson', { contentType: type });
   }
   const text = new TextDecoder().decode(await readBody(request, maxBytes));
-  if (text.trim() === '') throw invalid('body', 'is missing: send a JSON object');
+  if (text.trim() === '') throw apiError('bodyMissing');
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw invalid('body', `is not valid JSON (${(error as Error).message})`);
+    throw apiError('bodyMalformed', { parseError: (error as Error).message });
   }
 }

@@ -94,28 +94,25 @@ export function createUsageRoutes({
   inspect: InspectCaller;
   prefersHtml: (req: IncomingMessage) => boolean;
 }) {
-  const loaded = new Map<string, Buffer>();
-  const read = (file: string) => {
-    let body = loaded.get(file);
-    if (!body) {
-      body = readFileSync(file);
-      loaded.set(file, body);
-    }
-    return body;
+  // Each file is read on its first request, then kept.
+  const serve = (file: string) => {
+    let loaded: Buffer | undefined;
+    return (req: IncomingMessage, res: ServerResponse) => {
+      loaded ??= readFileSync(file);
+      const body = loaded;
+      res.writeHead(200, {
+        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-length': body.length,
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'cache-control': 'public, max-age=300',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
   };
-  const serve = (file: string) => (req: IncomingMessage, res: ServerResponse) => {
-    const body = read(file);
-    res.writeHead(200, {
-      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-length': body.length,
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-      'cache-control': 'public, max-age=300',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  };
+  const servePage = serve(HTML);
 
   async function answer(req: IncomingMessage, res: ServerResponse) {
-    if (prefersHtml(req)) return serve(HTML)(req, res);
+    if (prefersHtml(req)) return servePage(req, res);
     const headers = new Headers();
     const presented = req.headers['x-api-key'];
     if (typeof presented === 'string') headers.set('x-api-key', presented);

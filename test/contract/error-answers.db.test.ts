@@ -1,8 +1,13 @@
 // Each message of the catalogue, provoked over real HTTP, answers exactly as its entry writes it: the code, the
 // status (of the response, for REST and whole-request refusals) and the message, with nothing changed in the
 // store. An entry not provoked here names the test that does; a new entry must be placed in one list or the other.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_SUBSCRIPTIONS } from '../../src/config/rate-limits.ts';
 import {
   ERROR_STATUS,
   ERRORS,
@@ -11,34 +16,35 @@ import {
   messageOf,
   type ValuesArgument,
 } from '../../src/contract/errors.ts';
-import { MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
+import {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_PAGE_SIZE,
+  MAX_TARGET_BYTES,
+  MAX_VARIABLE_DEPTH,
+} from '../../src/contract/limits.ts';
+import { SCOPES } from '../../src/contract/scopes.ts';
+import { createApiKey } from '../../src/keys/repository.ts';
 import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { subscribe } from '../support/event-stream.ts';
+import { getWithHost } from '../support/host-request.ts';
 import { createTestKey } from '../support/keys.ts';
 
 const MAX_BODY_BYTES = 1024;
+const MAX_DEPTH = 10;
+const PLACE_ORDER_PER_MINUTE = 5;
+const MAX_RECORD_BYTES = 100;
 
 /**
  * Entries provoked by the tests of their own subject, where their conditions are set up (Redis or the database
- * down, a shutdown, another trusted-documents mode, streams): those tests hold at least their code and status.
+ * down, a shutdown, a key changed under an open stream, a started process's own listeners): those tests hold
+ * at least their code and status.
  */
 const ELSEWHERE: Partial<Record<ErrorName, string>> = {
-  int64Invalid: 'test/http/int64-rule.db.test.ts',
-  queryTooComplex: 'test/hardening/graphql-limits.test.ts',
-  documentTooDeep: 'test/hardening/graphql-limits.test.ts',
-  trustedDocumentsOff: 'test/documents/trusted-documents.db.test.ts',
-  registeredDocumentsOnly: 'test/documents/trusted-documents.db.test.ts',
-  persistedQueriesOff: 'test/documents/trusted-documents.db.test.ts',
   streamKeyRevoked: 'test/subscriptions',
   streamScopeLost: 'test/subscriptions',
   metricsPortOnly: 'test/ops/metrics-port.test.ts',
-  requestTimeout: 'test/http/malformed.test.ts',
-  idempotencyKeyInUse: 'test/idempotency/writes.db.test.ts',
-  idempotencyAnswerNotKept: 'test/idempotency/limits.db.test.ts',
-  hostNotServed: 'test/domains/gateway.test.ts',
-  hostUnusable: 'test/domains/gateway.test.ts',
-  fieldRateLimited: 'test/ratelimit/field-limits.test.ts',
-  tooManySubscriptions: 'test/subscriptions',
+  requestTimeout: 'test/ops/process.test.ts',
   internal: 'test/http/pipeline.test.ts',
   databaseUnavailable: 'test/http/database-down.test.ts',
   keyLookupUnavailable: 'test/ratelimit/gateway-redis-down.db.test.ts',
@@ -57,6 +63,9 @@ const provoked = new Set<ErrorName>();
 beforeAll(async () => {
   app = await startTestApp({
     env: {
+      GRAPHQL_MAX_DEPTH: String(MAX_DEPTH),
+      PLACE_ORDER_PER_MINUTE: String(PLACE_ORDER_PER_MINUTE),
+      IDEMPOTENCY_MAX_RECORD_BYTES: String(MAX_RECORD_BYTES),
       REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
       GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
       RATE_LIMIT_BAN_AFTER: '1',
@@ -168,6 +177,74 @@ describe('REST answers', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses path and query parameters as their entries say, changing nothing', async () => {
+    const before = await counts();
+    expectEntry(restAnswer(await rest.delete('/pets/rex')), 'parameterNotInt64', {
+      parameter: 'petId',
+      got: 'rex',
+    });
+    expectEntry(restAnswer(await rest.get('/pets?limit=0')), 'parameterOutOfRange', {
+      parameter: 'limit',
+      min: 1,
+      max: MAX_PAGE_SIZE,
+      got: '0',
+    });
+    expectEntry(restAnswer(await rest.get('/store/orders?complete=yes')), 'parameterNotBoolean', {
+      parameter: 'complete',
+      got: 'yes',
+    });
+    expectEntry(restAnswer(await rest.get('/pets?status=lost')), 'parameterNotOneOf', {
+      parameter: 'status',
+      allowed: ['available', 'pending', 'sold'],
+      got: 'lost',
+    });
+    const ids = Array.from({ length: MAX_PAGE_SIZE + 1 }, (_, i) => i + 1).join(',');
+    expectEntry(restAnswer(await rest.get(`/pets?ids=${ids}`)), 'parameterTooManyValues', {
+      parameter: 'ids',
+      maxItems: MAX_PAGE_SIZE,
+      count: MAX_PAGE_SIZE + 1,
+    });
+    expectEntry(restAnswer(await rest.get('/pets?page=2')), 'parameterUnknown', {
+      parameter: 'page',
+      known: ['status', 'categoryId', 'ids', 'limit', 'cursor'],
+    });
+    expectEntry(restAnswer(await rest.get('/pets?status=sold&status=pending')), 'parameterRepeated', {
+      parameter: 'status',
+    });
+    expectEntry(restAnswer(await rest.get('/pets?cursor=abc')), 'cursorNotIssued', { field: 'cursor' });
+    expectEntry(restAnswer(await rest.post('/pets', '')), 'bodyMissing');
+    const malformed = '{"name": ';
+    const parseError = (() => {
+      try {
+        JSON.parse(malformed);
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expectEntry(restAnswer(await rest.post('/pets', malformed)), 'bodyMalformed', { parseError });
+    const longKey = 'k'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH + 1);
+    const tooLong = await rest.post(
+      '/categories',
+      { name: 'Keyed' },
+      { headers: { 'idempotency-key': longKey } },
+    );
+    expectEntry(restAnswer(tooLong), 'idempotencyKeyInvalid', {
+      problem: 'too long',
+      length: MAX_IDEMPOTENCY_KEY_LENGTH + 1,
+    });
+    const unprintable = await rest.post(
+      '/categories',
+      { name: 'Keyed' },
+      { headers: { 'idempotency-key': 'caf\u00e9' } },
+    );
+    expectEntry(restAnswer(unprintable), 'idempotencyKeyInvalid', {
+      problem: 'not printable',
+      length: 4,
+    });
+    expect(await counts()).toEqual(before);
+  });
+
   it('answers GET /pets/{petId} after its sunset as the catalogue says', async () => {
     const pet = (await rest.post('/pets', { name: 'Old', categoryId })).body;
     expectEntry(restAnswer(await rest.get(`/pets/${pet.id}`)), 'endpointSunset', {
@@ -182,9 +259,37 @@ describe('REST answers', () => {
     const reused = await rest.post('/categories', { name: 'Second' }, { headers });
     expectEntry(restAnswer(reused), 'idempotencyKeyReused');
     const badKey = await rest.post('/categories', { name: 'Third' }, { headers: { 'idempotency-key': '' } });
-    expectEntry(restAnswer(badKey), 'invalidField', {
-      field: 'Idempotency-Key',
-      problem: 'is empty: send 1 to 255 printable ASCII characters, e.g. a UUID',
+    expectEntry(restAnswer(badKey), 'idempotencyKeyInvalid', { problem: 'empty', length: 0 });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses an id that is no int64 in a body as the catalogue says, changing nothing', async () => {
+    const before = await counts();
+    const answer = await rest.post('/pets', { name: 'Rex', categoryId: 'one' });
+    expectEntry(restAnswer(answer), 'int64Invalid', { field: 'categoryId' });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a repeat of a keyed write still running as the catalogue says, changing nothing', async () => {
+    const key = 'catalogue-in-use';
+    const first = await keyedWriteInFlight('/categories', JSON.stringify({ name: 'Slow' }), key);
+    const before = await counts();
+    const repeat = await rest.post('/categories', { name: 'Slow' }, { headers: { 'idempotency-key': key } });
+    expectEntry(restAnswer(repeat), 'idempotencyKeyInUse');
+    expect(await counts()).toEqual(before);
+    expect(await first.finish()).toBe(201);
+  });
+
+  it('refuses a repeat of a keyed write whose answer was not kept as the catalogue says, changing nothing', async () => {
+    const headers = { 'idempotency-key': 'catalogue-not-kept' };
+    const pet = { name: 'N'.repeat(MAX_RECORD_BYTES), categoryId };
+    const first = await rest.post('/pets', pet, { headers });
+    expect(first.status).toBe(201);
+    const before = await counts();
+    const repeat = await rest.post('/pets', pet, { headers });
+    expectEntry(restAnswer(repeat), 'idempotencyAnswerNotKept', {
+      status: 201,
+      digest: createHash('sha256').update(first.text).digest('hex'),
     });
     expect(await counts()).toEqual(before);
   });
@@ -242,7 +347,118 @@ describe('GraphQL answers', () => {
       JSON.stringify({ extensions: { persistedQuery: { version, sha256Hash: '0'.repeat(64) } } });
     expectEntry(await graphqlError(post('application/json', persisted(1))), 'persistedQueryNotFound');
     expectEntry(await graphqlError(post('application/json', persisted(2))), 'persistedQueryVersion');
+    const badId = JSON.stringify({ documentId: 'abc' });
+    expectEntry(await graphqlError(post('application/json', badId)), 'documentIdMalformed');
+    const badHash = JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } });
+    expectEntry(await graphqlError(post('application/json', badHash)), 'persistedHashMalformed');
+    const otherText = JSON.parse(persisted(1));
+    const mismatch = JSON.stringify({ ...otherText, query: write });
+    expectEntry(await graphqlError(post('application/json', mismatch)), 'persistedHashMismatch');
+    const deep = JSON.parse(`${'['.repeat(MAX_VARIABLE_DEPTH + 1)}${']'.repeat(MAX_VARIABLE_DEPTH + 1)}`);
+    const deepVariables = JSON.stringify({ query: write, variables: { deep } });
+    expectEntry(await graphqlError(post('application/json', deepVariables)), 'nestedTooDeep', {
+      field: 'variables',
+    });
+    const deepExtensions = JSON.stringify({ query: write, extensions: { deep } });
+    expectEntry(await graphqlError(post('application/json', deepExtensions)), 'nestedTooDeep', {
+      field: 'extensions',
+    });
     expect(await counts()).toEqual(before);
+  });
+
+  it('refuses documents beyond the limits as their entries say', async () => {
+    const deep =
+      '{ categories { edges { node { pets { edges { node { category { pets { edges { node { id } } } } } } } } } } }';
+    expectEntry(await graphqlError(app.graphql(deep)), 'queryTooComplex', {
+      limit: `Query depth limit of ${MAX_DEPTH} exceeded, found ${MAX_DEPTH + 1}.`,
+    });
+    // The document's brackets may nest as deep as its selections and a variable's value, and two more.
+    const maxNesting = MAX_DEPTH + MAX_VARIABLE_DEPTH + 2;
+    const nested = `{ pets(ids: ${'['.repeat(maxNesting + 1)}${']'.repeat(maxNesting + 1)}) { edges { cursor } } }`;
+    expectEntry(await graphqlError(app.graphql(nested)), 'documentTooDeep', { maxNesting });
+  });
+
+  it("refuses what a key's trusted-documents mode does not allow as the catalogue says, changing nothing", async () => {
+    const before = await counts();
+    const keyOf = async (trustedDocuments: 'off' | 'require') =>
+      (await createApiKey(app.prisma, { plan: 'pro', scopes: SCOPES, trustedDocuments })).key;
+    const [off, strict] = [await keyOf('off'), await keyOf('require')];
+    const send = (key: string, body: object) =>
+      fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(body),
+      });
+    const documentId = `sha256:${'0'.repeat(64)}`;
+    expectEntry(await graphqlError(send(off, { documentId })), 'trustedDocumentsOff');
+    const persistedQuery = { version: 1, sha256Hash: '0'.repeat(64) };
+    expectEntry(await graphqlError(send(off, { extensions: { persistedQuery } })), 'persistedQueriesOff');
+    const write = 'mutation { createCategory(input: { name: "Untrusted" }) { id } }';
+    expectEntry(await graphqlError(send(strict, { query: write })), 'registeredDocumentsOnly');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses an operation over a per-field limit whole as the catalogue says, changing nothing', async () => {
+    const pet = (await rest.post('/pets', { name: 'Limited', categoryId })).body;
+    await rest.put(`/store/inventory/${pet.id}`, { quantity: 100 });
+    const key = await createTestKey(app.prisma, 'pro');
+    const before = await counts();
+    const calls = PLACE_ORDER_PER_MINUTE + 1;
+    const orders = Array.from(
+      { length: calls },
+      (_, i) => `o${i}: placeOrder(input: { petId: ${pet.id} }) { id }`,
+    );
+    const refused = app.graphql(`mutation { ${orders.join(' ')} }`, undefined, { key });
+    expectEntry(await graphqlError(refused), 'fieldRateLimited', {
+      field: 'placeOrder',
+      limit: PLACE_ORDER_PER_MINUTE,
+      seconds: 60,
+      points: calls,
+      left: PLACE_ORDER_PER_MINUTE,
+      retryAfter: Number((await refused).headers.get('retry-after')),
+    });
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses a subscription past the caller's cap as the catalogue says", async () => {
+    const key = await createTestKey(app.prisma, 'free');
+    const query = 'subscription { inventoryChanged { quantity } }';
+    const open = await Promise.all(
+      Array.from({ length: DEFAULT_MAX_SUBSCRIPTIONS.free }, () => subscribe(app.url, query, { key })),
+    );
+    try {
+      expect(open.map((stream) => stream.response.status)).toEqual(open.map(() => 200));
+      const refused = await subscribe(app.url, query, { key });
+      await refused.ended;
+      const [answer] = refused.next();
+      expectEntry(
+        {
+          httpStatus: refused.response.status,
+          error: { ...answer?.errors?.[0]?.extensions, message: answer?.errors?.[0]?.message },
+        },
+        'tooManySubscriptions',
+        { plan: 'free', cap: DEFAULT_MAX_SUBSCRIPTIONS.free },
+      );
+    } finally {
+      await Promise.all(open.map((stream) => stream.close()));
+    }
+  });
+
+  it('answers paging arguments refused as their entries say, with HTTP 200', async () => {
+    const fieldError = async (query: string) => {
+      const answer = await graphqlError(app.graphql(query));
+      expect(answer.httpStatus, query).toBe(200);
+      return { ...answer, httpStatus: ERROR_STATUS.VALIDATION_FAILED };
+    };
+    expectEntry(await fieldError('{ pets(first: 500) { edges { cursor } } }'), 'pageSizeOutOfRange', {
+      field: 'first',
+      size: 500,
+    });
+    expectEntry(await fieldError('{ pets(first: 1, last: 1) { edges { cursor } } }'), 'firstWithLast');
+    const ids = Array.from({ length: MAX_PAGE_SIZE + 1 }, (_, i) => i + 1).join(', ');
+    expectEntry(await fieldError(`{ pets(ids: [${ids}]) { edges { cursor } } }`), 'tooManyIds', {
+      count: MAX_PAGE_SIZE + 1,
+    });
   });
 
   it('answers a field refused by the store as the catalogue says, with HTTP 200', async () => {
@@ -262,10 +478,42 @@ describe('the usage route', () => {
   });
 });
 
+/**
+ * A keyed POST whose body arrives in two parts: the first once the server has taken the request in (it answers
+ * `Expect: 100-continue` as it hands the request on), the rest on `finish`, which resolves to the status.
+ */
+async function keyedWriteInFlight(path: string, body: string, idempotencyKey: string) {
+  const { port, hostname } = new URL(app.url);
+  const socket = connect(Number(port), hostname);
+  let raw = '';
+  const continued = new Promise<void>((resolve) => {
+    socket.on('data', (chunk) => {
+      raw += chunk;
+      if (raw.startsWith('HTTP/1.1 100')) resolve();
+    });
+  });
+  const ended = new Promise<void>((resolve) => socket.on('end', resolve));
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+      `X-API-Key: ${app.apiKey}\r\nIdempotency-Key: ${idempotencyKey}\r\nExpect: 100-continue\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+  );
+  await continued;
+  const half = Math.floor(body.length / 2);
+  socket.write(body.slice(0, half));
+  return {
+    finish: async () => {
+      socket.write(body.slice(half));
+      await ended;
+      return Number(raw.slice(raw.lastIndexOf('HTTP/1.1 ')).split(' ')[1]);
+    },
+  };
+}
+
 /** What the server writes on a connection that sends `bytes`, as its status and the Error object. */
-async function rawAnswer(bytes: string) {
+async function rawAnswer(bytes: string, url = app.url) {
   const raw = await new Promise<string>((resolve, reject) => {
-    const { port, hostname } = new URL(app.url);
+    const { port, hostname } = new URL(url);
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
     let text = '';
     socket.on('data', (chunk) => {
@@ -283,6 +531,55 @@ describe('the HTTP server', () => {
     expectEntry(await rawAnswer('NOT HTTP\r\n\r\n'), 'notValidHttp');
     const huge = `GET /pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
     expectEntry(await rawAnswer(huge), 'headersTooLarge');
+  });
+
+  it('answers a Host or request target no URL can be built from as the catalogue says', async () => {
+    const request = (target: string, hosts: string[]) =>
+      rawAnswer(
+        `GET ${target} HTTP/1.1\r\n${hosts.map((host) => `Host: ${host}\r\n`).join('')}Connection: close\r\n\r\n`,
+      );
+    expectEntry(await request('/pets', ['a', 'b']), 'hostRepeated', { count: 2 });
+    expectEntry(await request('/pets', []), 'hostMissing');
+    expectEntry(await request('/pets', ['example.com/pets']), 'hostInvalid', { host: 'example.com/pets' });
+    expectEntry(await request('http://example.com/pets', ['x']), 'targetNotPath', {
+      target: 'http://example.com/pets',
+    });
+    expectEntry(await request('/pets?q=%zz', ['x']), 'targetBadEscape');
+  });
+});
+
+describe('custom domains', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-error-answers-'));
+  let domains: TestApp;
+  beforeAll(async () => {
+    const configFile = join(dir, 'domains.json');
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        domains: {
+          primary: 'shop.example.com',
+          attached: [],
+          redirects: [],
+          platformHost: 'edge.petstore-platform.test',
+          certificateAuthority: 'letsencrypt.org',
+        },
+      }),
+    );
+    domains = await startTestApp({ env: { DOMAINS_CONFIG: configFile } });
+  });
+  afterAll(async () => {
+    await domains?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a Host that is not one of them as the catalogue says', async () => {
+    const other = await getWithHost(new URL(domains.url).port, 'elsewhere.example.org', '/pets');
+    expectEntry({ httpStatus: other.status, error: JSON.parse(other.body) }, 'hostNotServed', {
+      host: 'elsewhere.example.org',
+      primary: 'shop.example.com',
+    });
+    const noHost = await rawAnswer('GET /pets HTTP/1.0\r\n\r\n', domains.url);
+    expectEntry(noHost, 'hostUnusable', { primary: 'shop.example.com' });
   });
 });
 

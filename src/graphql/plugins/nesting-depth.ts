@@ -1,12 +1,8 @@
 import type { Plugin } from 'graphql-yoga';
-import { invalid } from '../../contract/errors.ts';
-import { graphqlRefusal, toGraphQLError } from '../../contract/graphql-error.ts';
+import { graphqlRefusal } from '../../contract/graphql-error.ts';
+import { MAX_VARIABLE_DEPTH } from '../../contract/limits.ts';
 
-/**
- * How deep a request's variables (and extensions) may nest: a list in a list counts two. The schema's deepest
- * input is three levels (an input object holding a list); 32 leaves room for any schema to come.
- */
-export const MAX_VARIABLE_DEPTH = 32;
+export { MAX_VARIABLE_DEPTH } from '../../contract/limits.ts';
 
 /** Whether `value` nests deeper than `max`, found without recursion (its depth is what is in question). */
 function nestsDeeperThan(value: unknown, max: number): boolean {
@@ -67,8 +63,7 @@ function documentNestsDeeperThan(source: string, max: number): boolean {
  * literal a few thousand deep overflows its stack within the token limit). JSON.parse itself reads any depth.
  */
 export function useNestingDepth({ maxDocumentNesting }: { maxDocumentNesting: number }): Plugin {
-  const tooDeep = (name: string) =>
-    toGraphQLError(invalid(name, `nested deeper than ${MAX_VARIABLE_DEPTH} levels`), { httpStatus: true });
+  const tooDeep = (field: 'variables' | 'extensions') => graphqlRefusal('nestedTooDeep', { field });
   return {
     onRequestParse: () => ({
       onRequestParseDone({ requestParserResult }) {

@@ -1,4 +1,4 @@
-import { found, invalid } from '../../contract/errors.ts';
+import { apiError, found } from '../../contract/errors.ts';
 import { findUniqueTogether } from '../../db/read-together.ts';
 import type { Prisma } from '../../generated/sqlite/client.ts';
 import { PetStatus } from '../../generated/sqlite/enums.ts';
@@ -83,7 +83,7 @@ builder.queryFields((t) => ({
         cursor: 'id',
         where: (args) => {
           if (args.ids && args.ids.length > MAX_PAGE_SIZE) {
-            throw invalid('ids', `at most ${MAX_PAGE_SIZE} ids per request (got ${args.ids.length})`);
+            throw apiError('tooManyIds', { count: args.ids.length });
           }
           return {
             status: args.status ?? undefined,
