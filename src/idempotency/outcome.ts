@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/fetch';
 import type { Config } from '../config/index.ts';
-import { errorResponse } from '../contract/error-response.ts';
+import { errorResponse, graphqlErrorResponse } from '../contract/error-response.ts';
 import { apiError } from '../contract/errors.ts';
 import { IDEMPOTENCY_RETENTION_MS } from '../contract/limits.ts';
 import type { Db } from '../db/client.ts';
@@ -83,11 +83,8 @@ export const asksForRetry = (status: number) => status === 429 || status >= 500;
 function nothingKept(api: Run['api'], headers: Headers): Response {
   const requestHeaders = new Headers(headers);
   for (const name of [...OUTCOME_HEADERS, 'content-length']) requestHeaders.delete(name);
-  const error = apiError('nothingKept');
-  if (api === 'rest') return errorResponse(error, Object.fromEntries(requestHeaders));
-  requestHeaders.set('content-type', 'application/json; charset=utf-8');
-  const body = JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] });
-  return new Response(body, { status: error.status, headers: requestHeaders });
+  const answer = api === 'rest' ? errorResponse : graphqlErrorResponse;
+  return answer(apiError('nothingKept'), Object.fromEntries(requestHeaders));
 }
 
 function outcomeHeaders(headers: Headers): Record<string, string> {
