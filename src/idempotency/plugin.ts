@@ -5,19 +5,16 @@ import type { Config } from '../config/index.ts';
 import { readBody } from '../contract/body-limit.ts';
 import type { Caller } from '../contract/caller.ts';
 import { isGraphQLPath } from '../contract/endpoints.ts';
-import { errorResponse } from '../contract/error-response.ts';
-import { ApiError, apiError } from '../contract/errors.ts';
-import { toGraphQLError } from '../contract/graphql-error.ts';
 import { type DocumentCache, mayWrite } from '../contract/operations.ts';
 import type { Database } from '../db/client.ts';
 import type { HeldTransaction } from '../db/held-transaction.ts';
 import type { Logger } from '../observability/logger.ts';
-import { isDatabaseUnavailable } from '../store/prisma-errors.ts';
 import { keyClaims, type Run } from './claim.ts';
 import { type Fingerprints, graphqlFingerprints, restFingerprints } from './fingerprints.ts';
 import { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from './key.ts';
 import { asksForRetry, recordOutcomes } from './outcome.ts';
 import type { RecordId } from './records.ts';
+import { refusalGraphQLError, refusalResponse } from './refusals.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -54,7 +51,8 @@ type WithRun = { [RUN]?: Run };
  * `Idempotent-Replayed: true`, and runs nothing.
  *
  * This wires the steps into Yoga: the key is claimed (claim.ts) once the request's fingerprints are known
- * (fingerprints.ts), a repeat is replayed (replay.ts), and a first request's outcome is recorded (outcome.ts).
+ * (fingerprints.ts), a repeat is replayed (replay.ts), a first request's outcome is recorded (outcome.ts), and a
+ * request refused on the way is answered as its API answers refusals (refusals.ts).
  */
 export function useIdempotency<TServerContext extends IdempotentContext = IdempotentContext>({
   db,
@@ -86,12 +84,7 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
     return undefined;
   }
 
-  function refusal(error: unknown): Response {
-    if (error instanceof ApiError) return errorResponse(error);
-    if (isDatabaseUnavailable(error)) return errorResponse(apiError('databaseUnavailable'));
-    log.error({ err: error }, 'idempotency layer failed');
-    return errorResponse(apiError('internal'));
-  }
+  const refusal = (error: unknown) => refusalResponse(error, log);
 
   return {
     // REST: a write's body is read before its transaction begins, so that a slow client holds no lock.
@@ -135,7 +128,7 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
           const operations = async () => graphqlFingerprints(schema, url, parsed, documents);
           return (await enter(serverContext, id, 'graphql', operations)) ?? parsed;
         } catch (error) {
-          throw asGraphQLError(error);
+          throw refusalGraphQLError(error);
         }
       });
     },
@@ -159,11 +152,3 @@ export function useIdempotency<TServerContext extends IdempotentContext = Idempo
 }
 
 const isResponse = (value: object): value is Response => 'status' in value && 'headers' in value;
-
-/** A refusal of a GraphQL request: the catalogue's error as the GraphQL error Yoga answers with its status. */
-function asGraphQLError(error: unknown): unknown {
-  if (error instanceof ApiError) return toGraphQLError(error, { httpStatus: true });
-  if (isDatabaseUnavailable(error))
-    return toGraphQLError(apiError('databaseUnavailable'), { httpStatus: true });
-  return error;
-}
