@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { RateLimitConfig } from '../config/rate-limits.ts';
 import type { Caller, Quota } from '../contract/caller.ts';
 import { isGraphQLPath, MAX_BATCH_SIZE } from '../contract/endpoints.ts';
-import { errorResponse, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../contract/error-response.ts';
+import { completeYogaRefusal, errorResponse } from '../contract/error-response.ts';
 import { ApiError, apiError } from '../contract/errors.ts';
 import { toGraphQLError } from '../contract/graphql-error.ts';
 import { notModified, type TagRequest, type Validator } from '../contract/http-caching.ts';
@@ -266,9 +266,7 @@ export function createRateLimitLayer<TServerContext extends RateLimitedContext =
 
     onResponse({ serverContext, response, setResponse, fetchAPI }) {
       // A GraphQL request refused whole with 503 (Yoga wrote the response) says when to retry, as REST's do.
-      if (response.status === 503 && !response.headers.has('Retry-After')) {
-        response.headers.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-      }
+      completeYogaRefusal(response);
       const quota = serverContext.quota;
       if (!(quota instanceof RequestQuota) || !quota.decision) return;
       let answer = response;

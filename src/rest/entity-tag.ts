@@ -1,7 +1,7 @@
 import type { TagRequest } from '../contract/http-caching.ts';
 import type { TagRead } from '../graphql/entity-tags.ts';
 import { createMatcher } from './match.ts';
-import type { Route } from './routes.ts';
+import type { Route } from './route.ts';
 
 /** A REST GET (or HEAD) is tagged by its route's operation and its path and query, as sent. */
 export function restEntityTags(routes: Route[], tagRead: TagRead): TagRequest {

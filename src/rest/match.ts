@@ -1,6 +1,6 @@
 import { print } from 'graphql';
 import { type ApiError, apiError } from '../contract/errors.ts';
-import { pathParametersOf, type Route, rootFieldOf } from './routes.ts';
+import { pathParametersOf, type Route, rootFieldOf } from './route.ts';
 
 /** A route ready to run: its root field and its document's text, worked out once at start. */
 export interface CompiledRoute extends Route {

@@ -11,15 +11,9 @@ import { STABILITY } from '../contract/stability.ts';
 import { factsOf } from '../graphql/field-facts/facts.ts';
 import { bodySchemas } from './body-schemas.ts';
 import { RESOURCES, ref, type SchemaObject } from './resources.ts';
-import {
-  errorsOf,
-  isWrite,
-  pathParametersOf,
-  ROUTES,
-  type Route,
-  type RouteError,
-  rootFieldOf,
-} from './routes.ts';
+import { isWrite, pathParametersOf, type Route, type RouteError, rootFieldOf } from './route.ts';
+import { type DocumentedError, errorsOf } from './route-errors.ts';
+import { ROUTES } from './routes.ts';
 
 // The first lines say what every operation shares; the rest is folded (<details>) so that /docs opens short.
 const DESCRIPTION = `The pet store over REST: the operations of the GraphQL API at [/graphql](/graphql), on the same data and with the same rules. The document is [/openapi.json](/openapi.json); a key holder sees its quota and traffic at [/usage](/usage).
@@ -292,7 +286,7 @@ function responses(route: Route, extraHeaders: readonly HeaderName[]) {
       result['204'] = { description: 'Done; no body.', headers: headerRefs(...common) };
   }
   if (read) result['304'] = NOT_MODIFIED([...RATE_LIMIT_HEADERS, ...CACHING_HEADERS]);
-  const byStatus = new Map<number, RouteError[]>();
+  const byStatus = new Map<number, DocumentedError[]>();
   for (const error of errorsOf(route)) {
     const status = ERROR_STATUS[error.code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), error]);

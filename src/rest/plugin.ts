@@ -4,10 +4,11 @@ import { isGraphQLPath } from '../contract/endpoints.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { PetsByIdDeprecation } from '../contract/pets-by-id.ts';
 import { hideSuggestion } from '../graphql/plugins/hide-suggestions.ts';
+import { checkRoute } from './check-route.ts';
 import { createMatcher } from './match.ts';
 import { createVariableReader, parsePathIds } from './request.ts';
 import { respond, respondWithError } from './respond.ts';
-import { checkRoute, ROUTES } from './routes.ts';
+import { ROUTES } from './routes.ts';
 import { operationRunner, type RunOperation } from './run-operation.ts';
 
 export interface RestOptions {

@@ -4,7 +4,7 @@ import { apiError } from '../contract/errors.ts';
 import { toInt64 } from '../contract/int64.ts';
 import { inputProblem } from '../graphql/input-check.ts';
 import { RESOURCES, type ResourceName, type SchemaObject } from './resources.ts';
-import type { QueryParameter, Route } from './routes.ts';
+import type { QueryParameter, Route } from './route.ts';
 
 /**
  * The path parameters as variables, each an int64 id; parsed before anything from the raw path can reach a

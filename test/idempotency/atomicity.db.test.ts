@@ -114,6 +114,10 @@ describe('a keyed write and the record of its response', () => {
         const keyedAnswer = await graphql(twoOrders, key);
         expect(keyedAnswer.status).toBe(503);
         expect(keyedAnswer.body.errors[0].message).toBe(NOTHING_KEPT);
+        expect(keyedAnswer.body.errors[0].extensions).toEqual({ code: 'UNAVAILABLE', status: 503 });
+        // The same headers as an Error object's UNAVAILABLE: when to retry, and JSON.
+        expect(keyedAnswer.headers.get('retry-after')).toBe('1');
+        expect(keyedAnswer.headers.get('content-type')).toBe('application/json; charset=utf-8');
         expect(keyedAnswer.headers.get('idempotent-replayed')).toBeNull();
       }
       // REST runs one operation: its 500 already says it did nothing, and is not kept either.

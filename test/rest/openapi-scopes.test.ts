@@ -4,7 +4,8 @@ import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/c
 import { factsOf } from '../../src/graphql/field-facts/facts.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { createOpenApiDocument } from '../../src/rest/openapi.ts';
-import { ROUTES, rootFieldOf } from '../../src/rest/routes.ts';
+import { rootFieldOf } from '../../src/rest/route.ts';
+import { ROUTES } from '../../src/rest/routes.ts';
 
 const schema = buildSchema();
 const document = createOpenApiDocument({

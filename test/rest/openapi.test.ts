@@ -3,8 +3,10 @@ import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PETS_BY_ID_DEPRECATION, petsByIdDeprecation } from '../../src/contract/pets-by-id.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
+import { checkRoute } from '../../src/rest/check-route.ts';
 import { createOpenApiDocument } from '../../src/rest/openapi.ts';
-import { checkRoute, ROUTES, type Route } from '../../src/rest/routes.ts';
+import type { Route } from '../../src/rest/route.ts';
+import { ROUTES } from '../../src/rest/routes.ts';
 
 const schema = buildSchema();
 const document = createOpenApiDocument({

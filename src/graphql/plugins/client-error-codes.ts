@@ -1,15 +1,12 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ERROR_STATUS, type ErrorName, exampleOf } from '../../contract/errors.ts';
+import { graphqlErrorResponse } from '../../contract/error-response.ts';
+import { ERROR_STATUS, exampleOf } from '../../contract/errors.ts';
 import { markClientError } from '../errors.ts';
 
-const notAcceptable = (name: ErrorName) => {
-  const { message, code, status } = exampleOf(name);
-  return JSON.stringify({ errors: [{ message, extensions: { code, status } }] });
-};
-const NO_TYPE = notAcceptable('acceptsNoAnswer');
+const NO_TYPE = exampleOf('acceptsNoAnswer');
 // A client that accepts JSON was refused because the answer comes in parts.
-const IN_PARTS = notAcceptable('acceptsNoParts');
+const IN_PARTS = exampleOf('acceptsNoParts');
 
 /**
  * Documents that do not parse or validate never reach the error mask: Yoga answers them itself with codes of
@@ -19,13 +16,11 @@ const IN_PARTS = notAcceptable('acceptsNoParts');
  */
 export function useClientErrorCodes(): Plugin {
   return {
-    onResponse({ request, response, setResponse, fetchAPI }) {
+    onResponse({ request, response, setResponse }) {
       if (response.status !== ERROR_STATUS.NOT_ACCEPTABLE || response.body !== null) return;
-      const headers = new fetchAPI.Headers(response.headers);
-      headers.set('content-type', 'application/json; charset=utf-8');
       const acceptsJson = /application\/(graphql-response\+)?json/.test(request.headers.get('accept') ?? '');
       setResponse(
-        new fetchAPI.Response(acceptsJson ? IN_PARTS : NO_TYPE, { status: response.status, headers }),
+        graphqlErrorResponse(acceptsJson ? IN_PARTS : NO_TYPE, Object.fromEntries(response.headers)),
       );
     },
     onParse:

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { graphqlErrorBody } from '../../contract/error-response.ts';
 import { ApiError, apiError } from '../../contract/errors.ts';
 import { stringifyJson } from '../../contract/json.ts';
 import { SUBSCRIPTION_CAP_RETRY_AFTER_SECONDS } from '../../contract/limits.ts';
@@ -254,15 +255,16 @@ const INTERNAL = apiError('internal');
 
 /** A `next` event carrying the error as a GraphQL result: the Error object's code and status in `extensions`. */
 function errorEvent(error: unknown): Uint8Array {
-  const graphql =
-    error instanceof ApiError
-      ? { message: error.message, extensions: error.extensions }
-      : ((error as GraphQLError).toJSON?.() ?? {
-          message: INTERNAL.message,
-          extensions: INTERNAL.extensions,
-        });
-  const { http: _http, ...extensions } = (graphql.extensions ?? {}) as Record<string, unknown>;
-  return encoder.encode(`event: next\ndata: ${stringifyJson({ errors: [{ ...graphql, extensions }] })}\n\n`);
+  const result = error instanceof ApiError ? graphqlErrorBody(error) : graphqlErrorOf(error);
+  return encoder.encode(`event: next\ndata: ${stringifyJson(result)}\n\n`);
+}
+
+/** A GraphQL error as its result gives it, without Yoga's `http` extension; anything else is INTERNAL. */
+function graphqlErrorOf(error: unknown) {
+  const graphql = (error as GraphQLError).toJSON?.();
+  if (!graphql) return graphqlErrorBody(INTERNAL);
+  const { http: _http, ...extensions } = graphql.extensions ?? {};
+  return { errors: [{ ...graphql, extensions }] };
 }
 
 /** The errors as a client sees them: Yoga's `http` extension (a status for the response) is not for it. */
