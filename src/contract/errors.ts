@@ -237,6 +237,18 @@ export const ERRORS = {
       }: send 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, e.g. a UUID`,
     { problem: 'too long', length: MAX_IDEMPOTENCY_KEY_LENGTH + 1 },
   ),
+  // A federation router's `_entities` call (graphql/entities.ts, plugins/entity-representations.ts).
+  representationNotEntity: entry<{ index: number; entities: readonly string[]; got: string }>(
+    'VALIDATION_FAILED',
+    ({ index, entities, got }) =>
+      `representations[${index}]: __typename must name an entity of this subgraph (${entities.join(', ')}); got ${got}`,
+    { index: 1, entities: ['Category', 'Order', 'Pet'], got: '"Review"' },
+  ),
+  representationIdInvalid: entry<{ typeName: string; got: string }>(
+    'VALIDATION_FAILED',
+    ({ typeName, got }) => `representations: ${typeName} id must be ${INT64_RULE}; got ${got}`,
+    { typeName: 'Pet', got: '"rex"' },
+  ),
   // What every later stage builds a URL from (http/request-target.ts).
   hostRepeated: entry<{ count: number }>(
     'VALIDATION_FAILED',

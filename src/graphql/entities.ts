@@ -1,7 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import { invalid, notFound } from '../contract/errors.ts';
-import { INT64_RULE, toInt64 } from '../contract/int64.ts';
+import { apiError, notFound } from '../contract/errors.ts';
+import { toInt64 } from '../contract/int64.ts';
 import { findUniqueTogether, type ManyReader } from '../db/read-together.ts';
 import { builder } from './builder.ts';
 import type { Context } from './context.ts';
@@ -30,10 +30,7 @@ export async function findEntity<Row>(
 ): Promise<Row> {
   const id = toInt64(reference.id);
   if (id === undefined) {
-    throw invalid(
-      'representations',
-      `${typeName} id must be ${INT64_RULE}; got ${JSON.stringify(reference.id)}`,
-    );
+    throw apiError('representationIdInvalid', { typeName, got: JSON.stringify(reference.id) ?? 'none' });
   }
   const query = queryFromInfo({ context, info, typeName });
   const row = await findUniqueTogether(reader, 'id', id, where ? { ...query, where } : query);

@@ -53,6 +53,8 @@ const ELSEWHERE: Partial<Record<ErrorName, string>> = {
   shuttingDown: 'test/process/drain.test.ts',
   nothingKept: 'test/idempotency/atomicity.db.test.ts',
   slowConsumer: 'test/subscriptions',
+  representationNotEntity: 'test/graphql/federation.db.test.ts',
+  representationIdInvalid: 'test/graphql/federation.db.test.ts',
 };
 
 let app: TestApp;

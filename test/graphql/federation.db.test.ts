@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageOf } from '../../src/contract/errors.ts';
 import { SUBGRAPH_SCHEMA_FILE } from '../../src/graphql/print.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { setKeyPowers } from '../../src/keys/repository.ts';
@@ -233,7 +234,7 @@ describe('the subgraph, asked as a router asks', () => {
       expect(body.errors).toHaveLength(1);
       expect(body.errors?.[0]).toMatchObject({
         path: ['_entities', 1],
-        message: expect.stringMatching(/^representations: Pet id must be a whole number/),
+        message: messageOf('representationIdInvalid', { typeName: 'Pet', got: JSON.stringify(id) }),
         extensions: { code: 'VALIDATION_FAILED', status: 400 },
       });
     }
@@ -258,7 +259,11 @@ describe('the subgraph, asked as a router asks', () => {
       expect(body).toEqual({
         errors: [
           {
-            message: `representations[1]: __typename must name an entity of this subgraph (Category, Order, Pet); got ${got}`,
+            message: messageOf('representationNotEntity', {
+              index: 1,
+              entities: ['Category', 'Order', 'Pet'],
+              got,
+            }),
             extensions: { code: 'VALIDATION_FAILED', status: 400 },
           },
         ],

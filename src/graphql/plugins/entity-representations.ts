@@ -1,7 +1,7 @@
 import { type FieldNode, type GraphQLField, type GraphQLSchema, isUnionType } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import type { Plugin } from 'graphql-yoga';
-import { invalid } from '../../contract/errors.ts';
+import { apiError } from '../../contract/errors.ts';
 import { toGraphQLError } from '../../contract/graphql-error.ts';
 import type { Context } from '../context.ts';
 import { fieldMentions } from './field-mentions.ts';
@@ -34,7 +34,7 @@ export function useEntityRepresentations(): Plugin<Context> {
         const problem = representationProblem(representationsOf(field, node, root.variables), entityNames);
         if (!problem) continue;
         setResultAndStopExecution({
-          errors: [toGraphQLError(invalid(problem.field, problem.problem), { httpStatus: true })],
+          errors: [toGraphQLError(apiError('representationNotEntity', problem), { httpStatus: true })],
         });
         return;
       }
@@ -59,7 +59,7 @@ function representationsOf(
 function representationProblem(
   representations: unknown[],
   entityNames: Set<string>,
-): { field: string; problem: string } | undefined {
+): { index: number; entities: string[]; got: string } | undefined {
   for (const [index, representation] of representations.entries()) {
     const typename =
       representation && typeof representation === 'object'
@@ -67,10 +67,7 @@ function representationProblem(
         : undefined;
     if (typeof typename === 'string' && entityNames.has(typename)) continue;
     const got = representation && typeof representation === 'object' ? JSON.stringify(typename) : 'no object';
-    return {
-      field: `representations[${index}]`,
-      problem: `__typename must name an entity of this subgraph (${[...entityNames].join(', ')}); got ${got ?? 'none'}`,
-    };
+    return { index, entities: [...entityNames], got: got ?? 'none' };
   }
   return undefined;
 }
