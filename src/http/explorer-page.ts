@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isGraphQLPath } from '../contract/endpoints.ts';
+import { createStaticAsset, REVALIDATE, type StaticAsset } from '../contract/static-asset.ts';
 import { EXPLORER_OPTIONS } from '../graphql/yoga.ts';
 import { nameOperation } from '../observability/request-context.ts';
-import { createStaticAsset, REVALIDATE, type StaticAsset } from './static-asset.ts';
 
 /**
  * GraphiQL's page, answered where Yoga would render it (a GET or HEAD of the GraphQL endpoint that accepts HTML),

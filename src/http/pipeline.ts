@@ -6,6 +6,7 @@ import { sendError } from '../contract/error-response.ts';
 import { apiError } from '../contract/errors.ts';
 import { createDocumentCache } from '../contract/operations.ts';
 import { petsByIdDeprecation } from '../contract/pets-by-id.ts';
+import { createStaticAsset, REVALIDATE } from '../contract/static-asset.ts';
 import type { Database } from '../db/client.ts';
 import { createDocumentFinder, useTrustedDocuments } from '../documents/plugin.ts';
 import { DomainsRegistry } from '../domains/registry.ts';
@@ -45,7 +46,6 @@ import { createExplorerPage } from './explorer-page.ts';
 import { createFrontDoorRoutes, prefersHtml } from './front-door.ts';
 import { answerRoutes, createOpsRoutes, databaseCheck, type OpsRoute, rateLimitStoreCheck } from './ops.ts';
 import { createTargetCheck } from './request-target.ts';
-import { createStaticAsset, REVALIDATE } from './static-asset.ts';
 
 // With API_KEY_CACHE_TTL_MS at 0 (no cache), open streams still read their keys no more often than this.
 const KEY_WATCH_MIN_INTERVAL_MS = 250;

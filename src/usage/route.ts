@@ -6,7 +6,6 @@ import type { Caller } from '../contract/caller.ts';
 import { sendError } from '../contract/error-response.ts';
 import { ApiError } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
-import type { Windows } from '../ratelimit/limiter.ts';
 import type { UsageCounter, UsageCounts } from './counts.ts';
 
 const uPlot = join(dirname(createRequire(import.meta.url).resolve('uplot/package.json')), 'dist');
@@ -37,10 +36,18 @@ export type InspectCaller = (
   socketAddress: string | undefined,
 ) => Promise<{
   caller: Extract<Caller, { kind: 'key' }>;
-  windows: Windows;
+  windows: readonly [minute: QuotaWindow, day: QuotaWindow];
   maxSubscriptions: number;
   openSubscriptions: number;
 }>;
+
+/** What the page shows of a quota window; the rate-limit layer's windows carry this and more. */
+interface QuotaWindow {
+  limit: number;
+  remaining: number;
+  /** Epoch milliseconds. */
+  resetsAt: number;
+}
 
 /** What GET /usage answers as JSON (and `viewer { usage }` and `apikey usage` show). */
 export interface UsageReport extends UsageCounts {
@@ -59,7 +66,7 @@ export async function usageReport(
     usage.read(caller.keyId),
   ]);
   const [minute, day] = windows;
-  const window = ({ limit, remaining, resetsAt }: Windows[number]) => ({
+  const window = ({ limit, remaining, resetsAt }: QuotaWindow) => ({
     limit,
     remaining,
     resetAt: new Date(resetsAt).toISOString(),

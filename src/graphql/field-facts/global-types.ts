@@ -8,7 +8,7 @@ import type {
 import type { CacheScope } from '../../contract/http-caching.ts';
 import type { PetsByIdDeprecation } from '../../contract/pets-by-id.ts';
 import type { DemandedScope, DeprecationName, Derived, ListPlan } from './facts.ts';
-import type { FieldFactsPlugin } from './index.ts';
+import type { FieldFactsPlugin } from './plugin.ts';
 
 // The gateway's field options, typed where they are written (as @pothos/plugin-example declares its own).
 declare global {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join } from 'node:path';
-import { createStaticAsset, IMMUTABLE, REVALIDATE, type StaticAsset } from '../../http/static-asset.ts';
+import { createStaticAsset, IMMUTABLE, REVALIDATE, type StaticAsset } from '../../contract/static-asset.ts';
 
 const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const page = import.meta.dirname;

@@ -6,8 +6,8 @@ import {
   compress,
   negotiateCoding,
   varyOnEncoding,
-} from '../contract/content-coding.ts';
-import { notModified } from '../contract/http-caching.ts';
+} from './content-coding.ts';
+import { notModified } from './http-caching.ts';
 
 /** A name that carries its content's hash never changes content: any cache may keep it for a year. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
