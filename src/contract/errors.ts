@@ -1,6 +1,7 @@
 // The error catalogue: every code with its status, and every message the gateway writes, built from named values
 // (as mercurius's lib/errors.js). Every layer makes its errors here, the OpenAPI examples and the table in
 // docs/errors.md are generated from here, and test/contract/error-answers.db.test.ts holds the answers to it.
+import { didYouMean } from 'graphql/jsutils/didYouMean.js';
 import { INT64_RULE } from './int64.ts';
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -137,6 +138,8 @@ const entry = <Values extends object = NoValues>(
 ): CatalogueEntry<Values> => ({ code, message, example });
 
 const quoted = (text: string | null) => (text ? JSON.stringify(text) : 'none');
+const codePointOf = (character: string) =>
+  `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 const RETRY = 'retry shortly';
 
 /**
@@ -144,12 +147,94 @@ const RETRY = 'retry shortly';
  * caller passes (from configuration), never as retyped text.
  */
 export const ERRORS = {
-  // A field, parameter or header the client sent: the store (input fields) and each layer's parser say what is
-  // wrong with it; the message always names it first.
-  invalidField: entry<{ field: string; problem: string }>(
+  // A field of an input (a GraphQL variable's value or a REST body, which is its operation's `$input`): the input
+  // check (graphql/input-check.ts) says what its type refuses, the store (store/validate.ts) what its rule
+  // refuses, with the rule's limits; the message always names the field first. A hint (" Did you mean …?") is
+  // graphql-js's, and taken out again in production (graphql/plugins/hide-suggestions.ts).
+  fieldEmpty: entry<{ field: string }>('VALIDATION_FAILED', ({ field }) => `${field}: must not be empty`, {
+    field: 'name',
+  }),
+  fieldTooLong: entry<{ field: string; max: number; length: number }>(
     'VALIDATION_FAILED',
-    ({ field, problem }) => `${field}: ${problem}`,
-    { field: 'name', problem: 'must not be empty' },
+    ({ field, max, length }) => `${field}: must be at most ${max} characters (got ${length})`,
+    // The store's MAX_NAME_LENGTH, which error-catalogue.test.ts holds this example to.
+    { field: 'name', max: 200, length: 201 },
+  ),
+  fieldControlCharacter: entry<{ field: string; character: string; position: number }>(
+    'VALIDATION_FAILED',
+    ({ field, character, position }) =>
+      `${field}: must not contain control characters (found ${codePointOf(character)} at position ${position})`,
+    { field: 'name', character: '\u0000', position: 1 },
+  ),
+  fieldLoneSurrogate: entry<{ field: string }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: must be well-formed Unicode (found a lone surrogate)`,
+    { field: 'name' },
+  ),
+  quantityOutOfRange: entry<{ field: string; min: number; max: number; got: unknown }>(
+    'VALIDATION_FAILED',
+    ({ field, min, max, got }) =>
+      `${field}: must be a whole number from ${min} to ${max} (got ${JSON.stringify(got)})`,
+    // The store's ORDERED_QUANTITY, which error-catalogue.test.ts holds this example to.
+    { field: 'quantity', min: 1, max: 1_000_000, got: 0 },
+  ),
+  fieldNull: entry<{ field: string }>('VALIDATION_FAILED', ({ field }) => `${field}: must not be null`, {
+    field: 'categoryId',
+  }),
+  fieldRequired: entry<{ field: string }>('VALIDATION_FAILED', ({ field }) => `${field}: is required`, {
+    field: 'categoryId',
+  }),
+  fieldUnknown: entry<{
+    field: string;
+    input: string;
+    known: readonly string[];
+    suggestions: readonly string[];
+  }>(
+    'VALIDATION_FAILED',
+    ({ field, input, known, suggestions }) =>
+      `${field}: is not a field of ${input} (it has: ${known.join(', ')})${didYouMean(suggestions)}`,
+    { field: 'nmae', input: 'NewCategory', known: ['description', 'name'], suggestions: ['name'] },
+  ),
+  fieldNotObject: entry<{ field: string }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: must be an object`,
+    { field: 'body' },
+  ),
+  fieldNotOneOf: entry<{ field: string; allowed: readonly string[]; suggestions: readonly string[] }>(
+    'VALIDATION_FAILED',
+    ({ field, allowed, suggestions }) =>
+      `${field}: must be one of ${allowed.join(', ')}${didYouMean(suggestions)}`,
+    { field: 'status', allowed: ['available', 'pending', 'sold'], suggestions: [] },
+  ),
+  fieldNotString: entry<{ field: string }>('VALIDATION_FAILED', ({ field }) => `${field}: must be a string`, {
+    field: 'name',
+  }),
+  fieldNotInt32: entry<{ field: string }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: must be a whole number (32-bit)`,
+    { field: '$first' },
+  ),
+  fieldNotBoolean: entry<{ field: string }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: must be true or false`,
+    { field: 'complete' },
+  ),
+  fieldNotDateTime: entry<{ field: string }>(
+    'VALIDATION_FAILED',
+    ({ field }) => `${field}: must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z`,
+    { field: 'shipDate' },
+  ),
+  // A scalar without a wording of its own above (the schema takes no Float, and no scalar of its own but these).
+  fieldNotScalar: entry<{ field: string; scalar: string }>(
+    'VALIDATION_FAILED',
+    ({ field, scalar }) => `${field}: is not a valid ${scalar}`,
+    { field: 'price', scalar: 'Float' },
+  ),
+  // An id of another record that the write would refer to.
+  referenceNotFound: entry<{ field: string; what: string; id: Id }>(
+    'VALIDATION_FAILED',
+    ({ field, what, id }) => `${field}: ${what} ${id} does not exist`,
+    { field: 'categoryId', what: 'category', id: 999 },
   ),
   int64Invalid: entry<{ field: string }>(
     'VALIDATION_FAILED',
@@ -663,5 +748,3 @@ export async function found<T>(lookup: Promise<T | null>, what: string, id: bigi
   if (record === null) throw notFound(what, id);
   return record;
 }
-
-export const invalid = (field: string, problem: string) => apiError('invalidField', { field, problem });

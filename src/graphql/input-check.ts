@@ -1,5 +1,4 @@
 import {
-  GraphQLError,
   type GraphQLInputType,
   type GraphQLSchema,
   isEnumType,
@@ -10,9 +9,8 @@ import {
   typeFromAST,
   type VariableDefinitionNode,
 } from 'graphql';
-import { didYouMean } from 'graphql/jsutils/didYouMean.js';
 import { suggestionList } from 'graphql/jsutils/suggestionList.js';
-import { type ApiError, apiError, invalid } from '../contract/errors.ts';
+import { type ApiError, apiError } from '../contract/errors.ts';
 import { type FieldRule, quantityProblem, ruleOf } from '../store/validate.ts';
 
 /**
@@ -60,7 +58,7 @@ function problemAt(
 ): ApiError | undefined {
   const at = () => fieldName(path, root);
   if (isNonNullType(type)) {
-    if (value === null) return invalid(at(), 'must not be null');
+    if (value === null) return apiError('fieldNull', { field: at() });
     return problemAt(value, type.ofType, path, root, rule);
   }
   if (value === null) return undefined;
@@ -74,22 +72,24 @@ function problemAt(
     return undefined;
   }
   if (isInputObjectType(type)) {
-    if (typeof value !== 'object' || Array.isArray(value)) return invalid(at(), 'must be an object');
+    if (typeof value !== 'object' || Array.isArray(value)) return apiError('fieldNotObject', { field: at() });
     const fields = type.getFields();
     const known = Object.keys(fields);
     for (const key of Object.keys(value)) {
       if (!(key in fields)) {
-        return invalid(
-          fieldName([...path, key], root),
-          `is not a field of ${type.name} (it has: ${known.join(', ')})${suggestion(key, known)}`,
-        );
+        return apiError('fieldUnknown', {
+          field: fieldName([...path, key], root),
+          input: type.name,
+          known,
+          suggestions: suggestionList(key, known),
+        });
       }
     }
     for (const field of Object.values(fields)) {
       const fieldValue = (value as Record<string, unknown>)[field.name];
       if (fieldValue === undefined) {
         if (isNonNullType(field.type) && field.defaultValue === undefined) {
-          return invalid(fieldName([...path, field.name], root), 'is required');
+          return apiError('fieldRequired', { field: fieldName([...path, field.name], root) });
         }
         continue;
       }
@@ -102,49 +102,37 @@ function problemAt(
   if (isEnumType(type)) {
     const names = type.getValues().map(({ name }) => name);
     if (typeof value === 'string' && names.includes(value)) return undefined;
-    return invalid(
-      at(),
-      `must be one of ${names.join(', ')}${typeof value === 'string' ? suggestion(value, names) : ''}`,
-    );
+    const suggestions = typeof value === 'string' ? suggestionList(value, names) : [];
+    return apiError('fieldNotOneOf', { field: at(), allowed: names, suggestions });
   }
   if (isScalarType(type)) {
     try {
       type.parseValue(value);
       return undefined;
-    } catch (error) {
+    } catch {
       // A quantity GraphQL's Int cannot hold (2^31) is told the store's range, as one it can hold would be.
-      if (rule?.kind === 'quantity') return invalid(at(), quantityProblem(rule, value) ?? 'is not valid');
-      return scalarProblem(type.name, at(), error);
+      const quantity = rule?.kind === 'quantity' ? quantityProblem(at(), rule, value) : undefined;
+      return quantity ?? scalarProblem(type.name, at());
     }
   }
   return undefined;
 }
 
 /** What a value a scalar refused must be, in the words of the field rules. */
-function scalarProblem(scalar: string, field: string, error: unknown): ApiError {
+function scalarProblem(scalar: string, field: string): ApiError {
   switch (scalar) {
     case 'String':
     case 'ID':
-      return invalid(field, 'must be a string');
+      return apiError('fieldNotString', { field });
     case 'Int':
-      return invalid(field, 'must be a whole number (32-bit)');
-    case 'Float':
-      return invalid(field, 'must be a number');
+      return apiError('fieldNotInt32', { field });
     case 'Boolean':
-      return invalid(field, 'must be true or false');
+      return apiError('fieldNotBoolean', { field });
     case 'Int64':
       return apiError('int64Invalid', { field });
     case 'DateTime':
-      return invalid(field, 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T12:00:00Z');
+      return apiError('fieldNotDateTime', { field });
     default:
-      return invalid(field, error instanceof GraphQLError ? error.message : 'is not valid');
+      return apiError('fieldNotScalar', { field, scalar });
   }
-}
-
-/**
- * graphql-js's own hint for a misspelt name, as it wrote it for variables before this check took them over
- * (" Did you mean ...?"): in production the hide-suggestions stage takes it out of GraphQL answers again.
- */
-function suggestion(name: string, names: readonly string[]): string {
-  return didYouMean(suggestionList(name, names));
 }

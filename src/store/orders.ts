@@ -1,4 +1,4 @@
-import { apiError, invalid, notFound } from '../contract/errors.ts';
+import { apiError, notFound } from '../contract/errors.ts';
 import { type Change, orderChange } from '../events/change.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { afterCommit, alsoSelecting, type Writer } from './after-commit.ts';
@@ -52,7 +52,7 @@ export async function placeOrder(
     );
     if (!stock) {
       const now = await tx.inventoryItem.findUnique({ where: { petId }, select: { quantity: true } });
-      if (!now) throw invalid('petId', `pet ${petId} does not exist`);
+      if (!now) throw apiError('referenceNotFound', { field: 'petId', what: 'pet', id: petId });
       throw apiError('outOfStock', { petId, inStock: now.quantity, requested: quantity });
     }
     const order = await tx.order.create({
@@ -73,7 +73,7 @@ export async function updateOrder(
   query: OrderQuery = {},
   access: OrderAccess = 'all',
 ) {
-  if (patch.complete === null) throw invalid('complete', 'must not be null');
+  if (patch.complete === null) throw apiError('fieldNull', { field: 'complete' });
   const { order, changes } = await writer.prisma.$transaction(async (tx) => {
     const before = await tx.order.findFirst({
       where: { id, ...ordersWithin(access) },

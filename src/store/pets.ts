@@ -1,4 +1,4 @@
-import { apiError, invalid, notFound } from '../contract/errors.ts';
+import { apiError, notFound } from '../contract/errors.ts';
 import type { Db } from '../db/client.ts';
 import { inventoryChange } from '../events/change.ts';
 import type { PetStatus, Prisma } from '../generated/sqlite/client.ts';
@@ -20,7 +20,8 @@ async function withCategoryCheck<T>(categoryId: bigint | null | undefined, write
   try {
     return await write;
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw invalid('categoryId', `category ${categoryId} does not exist`);
+    if (isForeignKeyViolation(error))
+      throw apiError('referenceNotFound', { field: 'categoryId', what: 'category', id: String(categoryId) });
     throw error;
   }
 }

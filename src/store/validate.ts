@@ -1,4 +1,4 @@
-import { invalid } from '../contract/errors.ts';
+import { type ApiError, apiError } from '../contract/errors.ts';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 2000;
@@ -78,37 +78,32 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** A text field's value under its rule, trimmed. Every text a write stores passes here. */
 export function requireText(field: string, value: string, rule: TextRule = NAME): string {
   const trimmed = value.trim();
-  if (!trimmed) throw invalid(field, 'must not be empty');
+  if (!trimmed) throw apiError('fieldEmpty', { field });
   if (trimmed.length > rule.max) {
-    throw invalid(field, `must be at most ${rule.max} characters (got ${trimmed.length})`);
+    throw apiError('fieldTooLong', { field, max: rule.max, length: trimmed.length });
   }
   const control = (rule.lines ? CONTROL_BUT_LINE_BREAKS : CONTROL).exec(trimmed);
   if (control) {
-    const codePoint = `U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-    throw invalid(
-      field,
-      `must not contain control characters (found ${codePoint} at position ${control.index})`,
-    );
+    throw apiError('fieldControlCharacter', { field, character: control[0], position: control.index });
   }
-  if (LONE_SURROGATE.test(trimmed))
-    throw invalid(field, 'must be well-formed Unicode (found a lone surrogate)');
+  if (LONE_SURROGATE.test(trimmed)) throw apiError('fieldLoneSurrogate', { field });
   return trimmed;
 }
 
-/** What is wrong with a quantity under its rule, or undefined. */
-export function quantityProblem(rule: QuantityRule, value: unknown): string | undefined {
+/** The refusal of a quantity under its rule, or undefined when it fits. */
+export function quantityProblem(field: string, rule: QuantityRule, value: unknown): ApiError | undefined {
   const fits = Number.isInteger(value) && (value as number) >= rule.min && (value as number) <= rule.max;
   return fits
     ? undefined
-    : `must be a whole number from ${rule.min} to ${rule.max} (got ${JSON.stringify(value)})`;
+    : apiError('quantityOutOfRange', { field, min: rule.min, max: rule.max, got: value });
 }
 
 /** A quantity under its rule; its default when left out or null (a rule without one refuses null). */
 export function requireQuantity(field: string, value: number | null | undefined, rule: QuantityRule): number {
   const quantity = value ?? rule.default;
-  if (quantity === undefined) throw invalid(field, 'must not be null');
-  const problem = quantityProblem(rule, quantity);
-  if (problem) throw invalid(field, problem);
+  if (quantity === undefined) throw apiError('fieldNull', { field });
+  const problem = quantityProblem(field, rule, quantity);
+  if (problem) throw problem;
   return quantity;
 }
 
@@ -122,6 +117,6 @@ export function patchOf<T, R>(
   check: (value: T) => R,
 ): R | undefined {
   if (value === undefined) return undefined;
-  if (value === null) throw invalid(field, 'must not be null');
+  if (value === null) throw apiError('fieldNull', { field });
   return check(value);
 }

@@ -24,6 +24,7 @@ import {
 } from '../../src/contract/limits.ts';
 import { SCOPES } from '../../src/contract/scopes.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
+import { MAX_NAME_LENGTH, ORDERED_QUANTITY } from '../../src/store/validate.ts';
 import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { subscribe } from '../support/event-stream.ts';
@@ -55,6 +56,7 @@ const ELSEWHERE: Partial<Record<ErrorName, string>> = {
   slowConsumer: 'test/subscriptions',
   representationNotEntity: 'test/graphql/federation.db.test.ts',
   representationIdInvalid: 'test/graphql/federation.db.test.ts',
+  fieldNotScalar: 'test/graphql/input-check.test.ts',
 };
 
 let app: TestApp;
@@ -131,7 +133,7 @@ describe('REST answers', () => {
     const big = await rest.post('/pets', { name: 'x'.repeat(MAX_BODY_BYTES), categoryId });
     expectEntry(restAnswer(big), 'bodyTooLarge', { maxBytes: MAX_BODY_BYTES });
     const empty = await rest.post('/pets', { name: ' ', categoryId });
-    expectEntry(restAnswer(empty), 'invalidField', { field: 'name', problem: 'must not be empty' });
+    expectEntry(restAnswer(empty), 'fieldEmpty', { field: 'name' });
     const anonymous = await rest.post('/pets', { name: 'Rex', categoryId }, { key: null });
     expectEntry(restAnswer(anonymous), 'writesNeedKey');
     const unknown = await rest.get('/pets', { key: `psk_${'0'.repeat(43)}` });
@@ -176,6 +178,78 @@ describe('REST answers', () => {
     expectEntry(restAnswer(reopen), 'orderCompletionFinal', { id: order.id });
     const cancel = await rest.delete(`/store/orders/${order.id}`);
     expectEntry(restAnswer(cancel), 'completeOrderNotCancelled', { id: order.id });
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses input fields as their entries say, changing nothing', async () => {
+    const pet = (await rest.post('/pets', { name: 'Input', categoryId })).body;
+    await rest.put(`/store/inventory/${pet.id}`, { quantity: 1 });
+    const order = (await rest.post('/store/orders', { petId: pet.id })).body;
+    const before = await counts();
+    const category = (name: unknown) => rest.post('/categories', { name });
+    const long = 'x'.repeat(MAX_NAME_LENGTH + 1);
+    expectEntry(restAnswer(await category(long)), 'fieldTooLong', {
+      field: 'name',
+      max: MAX_NAME_LENGTH,
+      length: MAX_NAME_LENGTH + 1,
+    });
+    expectEntry(restAnswer(await category('a\u0000b')), 'fieldControlCharacter', {
+      field: 'name',
+      character: '\u0000',
+      position: 1,
+    });
+    expectEntry(restAnswer(await category('\ud800')), 'fieldLoneSurrogate', { field: 'name' });
+    expectEntry(restAnswer(await category(5)), 'fieldNotString', { field: 'name' });
+    expectEntry(restAnswer(await category(null)), 'fieldNull', { field: 'name' });
+    const patchNull = await rest.patch(`/categories/${categoryId}`, { name: null });
+    expectEntry(restAnswer(patchNull), 'fieldNull', { field: 'name' });
+    expectEntry(restAnswer(await rest.post('/pets', { name: 'Rex' })), 'fieldRequired', {
+      field: 'categoryId',
+    });
+    const misspelt = await rest.post('/categories', { name: 'Cats', nmae: 'Cats' });
+    expectEntry(restAnswer(misspelt), 'fieldUnknown', {
+      field: 'nmae',
+      input: 'NewCategory',
+      known: ['description', 'name'],
+      suggestions: ['name'],
+    });
+    expectEntry(restAnswer(await rest.post('/categories', ['Cats'])), 'fieldNotObject', { field: 'body' });
+    const status = await rest.post('/pets', { name: 'Rex', categoryId, status: 'availble' });
+    expectEntry(restAnswer(status), 'fieldNotOneOf', {
+      field: 'status',
+      allowed: ['available', 'pending', 'sold'],
+      suggestions: ['available'],
+    });
+    const { min, max } = ORDERED_QUANTITY;
+    for (const quantity of [0, 2 ** 31]) {
+      const ordered = await rest.post('/store/orders', { petId: pet.id, quantity });
+      expectEntry(restAnswer(ordered), 'quantityOutOfRange', { field: 'quantity', min, max, got: quantity });
+    }
+    const shipDate = await rest.post('/store/orders', { petId: pet.id, shipDate: 'tomorrow' });
+    expectEntry(restAnswer(shipDate), 'fieldNotDateTime', { field: 'shipDate' });
+    const complete = await rest.patch(`/store/orders/${order.id}`, { complete: 'yes' });
+    expectEntry(restAnswer(complete), 'fieldNotBoolean', { field: 'complete' });
+    const noCategory = await rest.post('/pets', { name: 'Rex', categoryId: 999_999 });
+    expectEntry(restAnswer(noCategory), 'referenceNotFound', {
+      field: 'categoryId',
+      what: 'category',
+      id: 999_999,
+    });
+    const noPet = await rest.post('/store/orders', { petId: 999_999 });
+    expectEntry(restAnswer(noPet), 'referenceNotFound', { field: 'petId', what: 'pet', id: 999_999 });
+    expect(await counts()).toEqual(before);
+    expect((await rest.get(`/categories/${categoryId}`)).body.name).toBe('Dogs');
+  });
+
+  it('refuses a variable of the wrong type as its entry says, changing nothing', async () => {
+    const before = await counts();
+    const query = 'query($first: Int) { pets(first: $first) { edges { cursor } } }';
+    // Answered as graphql-js answers its own variable errors: without data, with no HTTP status of its own.
+    const answer = await graphqlError(app.graphql(query, { first: 'ten' }));
+    expect(answer.httpStatus).toBe(200);
+    expectEntry({ ...answer, httpStatus: ERROR_STATUS.VALIDATION_FAILED }, 'fieldNotInt32', {
+      field: '$first',
+    });
     expect(await counts()).toEqual(before);
   });
 

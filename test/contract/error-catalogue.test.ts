@@ -13,6 +13,7 @@ import {
   entriesOf,
   exampleOf,
 } from '../../src/contract/errors.ts';
+import { MAX_NAME_LENGTH, ORDERED_QUANTITY } from '../../src/store/validate.ts';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 
@@ -63,5 +64,13 @@ describe('the error catalogue', () => {
         /\b8192\b|24 hours|1 to 255|1 to 100, default 20/.test(readFileSync(path.join(SRC, file), 'utf8')),
       );
     expect(retyped).toEqual([]);
+  });
+
+  it("shows the store's own limits in the examples of its refusals (the contract cannot import the store)", () => {
+    expect(ERRORS.fieldTooLong.example).toMatchObject({ max: MAX_NAME_LENGTH, length: MAX_NAME_LENGTH + 1 });
+    expect(ERRORS.quantityOutOfRange.example).toMatchObject({
+      min: ORDERED_QUANTITY.min,
+      max: ORDERED_QUANTITY.max,
+    });
   });
 });
