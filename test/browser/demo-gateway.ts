@@ -18,7 +18,7 @@ export async function startDemoGateway(): Promise<{
   browser: Browser;
   close: () => Promise<void>;
 }> {
-  const [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  const [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
   await seedDemoCatalogue(app.database.db);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {

@@ -56,6 +56,7 @@ const provoked = new Set<ErrorName>();
 
 beforeAll(async () => {
   app = await startTestApp({
+    http: true,
     env: {
       REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
       GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
@@ -136,9 +137,9 @@ describe('REST answers', () => {
       what: 'Category',
       id: 999999,
     });
-    const long = await fetch(`${app.url}/pets?x=${'a'.repeat(MAX_TARGET_BYTES)}`);
+    const long = await app.fetch(`/pets?x=${'a'.repeat(MAX_TARGET_BYTES)}`);
     expectEntry({ httpStatus: long.status, error: await long.json() }, 'targetTooLong');
-    const ops = await fetch(`${app.url}/openapi.json`, { method: 'POST' });
+    const ops = await app.fetch(`/openapi.json`, { method: 'POST' });
     expectEntry({ httpStatus: ops.status, error: await ops.json() }, 'readOnlyPath', {
       path: '/openapi.json',
     });
@@ -216,7 +217,7 @@ describe('GraphQL answers', () => {
       { field: 'apiKeys', scope: 'admin' },
     );
     const post = (contentType: string, body: string) =>
-      fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': contentType }, body });
+      app.fetch(`/graphql`, { method: 'POST', headers: { 'content-type': contentType }, body });
     expectEntry(await graphqlError(post('text/plain', '{}')), 'graphqlFormBody', {
       contentType: 'text/plain',
     });
@@ -228,7 +229,7 @@ describe('GraphQL answers', () => {
       JSON.stringify({ query: `{ pets { edges { cursor } } }`, x: 'x'.repeat(MAX_BODY_BYTES) }),
     );
     expectEntry(await graphqlError(big), 'bodyTooLarge', { maxBytes: MAX_BODY_BYTES });
-    const image = await fetch(`${app.url}/graphql?query=%7B__typename%7D`, {
+    const image = await app.fetch(`/graphql?query=%7B__typename%7D`, {
       headers: { accept: 'image/png' },
     });
     expectEntry(await graphqlError(image), 'acceptsNoAnswer');
@@ -257,7 +258,7 @@ describe('GraphQL answers', () => {
 
 describe('the usage route', () => {
   it('asks for the key as the catalogue says', async () => {
-    const usage = await fetch(`${app.url}/usage`, { headers: { accept: 'application/json' } });
+    const usage = await app.fetch(`/usage`, { headers: { accept: 'application/json' } });
     expectEntry({ httpStatus: usage.status, error: await usage.json() }, 'usageNeedsKey');
   });
 });

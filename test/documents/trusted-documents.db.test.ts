@@ -46,7 +46,7 @@ afterAll(async () => {
 
 /** POSTs a GraphQL request body to /graphql with `key` (none: anonymous). */
 async function post(body: unknown, key?: string) {
-  const response = await fetch(`${app.url}/graphql`, {
+  const response = await app.fetch(`/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
     body: JSON.stringify(body),
@@ -55,7 +55,7 @@ async function post(body: unknown, key?: string) {
 }
 
 async function get(params: Record<string, string>, key?: string) {
-  const response = await fetch(`${app.url}/graphql?${new URLSearchParams(params)}`, {
+  const response = await app.fetch(`/graphql?${new URLSearchParams(params)}`, {
     headers: { accept: 'application/json', ...(key && { 'x-api-key': key }) },
   });
   return { status: response.status, headers: response.headers, body: await response.json() };
@@ -276,7 +276,7 @@ describe('trusted-documents modes', () => {
     try {
       await runDocumentsCommand({ command: 'add', files: [path.join(dir, 'pets.graphql')] }, strict.prisma);
       const fetchIt = (body: unknown, key?: string) =>
-        fetch(`${strict.url}/graphql`, {
+        strict.fetch(`/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
           body: JSON.stringify(body),

@@ -28,7 +28,7 @@ let app: TestApp;
 let pet: { id: number; name: string };
 const keys = { allow: '', off: '', require: '' };
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
   pet = await app.createPet({ name: 'Client' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 50 }) { quantity } }`);
   for (const mode of ['allow', 'off', 'require'] as const) {

@@ -58,12 +58,12 @@ it('shows a write committed by another connection (another gateway process, a sc
 
 it('caches REST reads too, and shows REST writes at once', async () => {
   const pet = await restockedPet('Rest', 3);
-  const get = () => fetch(`${app.url}/pets/${pet.id}`).then((response) => response.json());
+  const get = () => app.fetch(`/pets/${pet.id}`).then((response) => response.json());
   const first = await storeStatementsOf(get);
   const second = await storeStatementsOf(get);
   expect(second.sql).toEqual([]);
   expect(second.result).toEqual(first.result);
-  const renamed = await fetch(`${app.url}/pets/${pet.id}`, {
+  const renamed = await app.fetch(`/pets/${pet.id}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
     body: JSON.stringify({ name: 'Rest renamed', categoryId: pet.categoryId, status: 'available' }),
@@ -101,11 +101,13 @@ it('keys results by variables and by operation name', async () => {
   const document = `query First { pets(ids: [${first.id}]) { edges { node { name } } } }
     query Second { pets(ids: [${second.id}]) { edges { node { name } } } }`;
   const run = (operationName: string) =>
-    fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: document, operationName }),
-    }).then((response) => response.json());
+    app
+      .fetch(`/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: document, operationName }),
+      })
+      .then((response) => response.json());
   expect(petOf((await run('First')).data)).toEqual({ name: 'Key one' });
   expect(petOf((await run('Second')).data)).toEqual({ name: 'Key two' });
   expect(petOf((await run('First')).data)).toEqual({ name: 'Key one' });

@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const rest = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${app.url}${path}`, {
+  const response = await app.fetch(path, {
     method,
     headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -240,7 +240,7 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
   });
 
   const post = (body: unknown) =>
-    fetch(`${app.url}/graphql`, {
+    app.fetch(`/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
       body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -286,7 +286,7 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
       expect(answer.body, query.slice(0, 60)).toEqual(refusal);
       expect(answer.status).toBe(400);
     }
-    const viaGet = await fetch(`${app.url}/graphql?query=${encodeURIComponent(listLiteral(limit))}`);
+    const viaGet = await app.fetch(`/graphql?query=${encodeURIComponent(listLiteral(limit))}`);
     expect(viaGet.status).toBe(400);
     expect(await viaGet.json()).toEqual(refusal);
   });
@@ -325,7 +325,7 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
 describe('the GraphQL endpoint answers refusals of the body with the Error object', () => {
   it('invalid JSON: 400, and nothing of the parser (originalError) in the answer', async () => {
     for (const accept of ['application/json', 'application/graphql-response+json', '*/*']) {
-      const response = await fetch(`${app.url}/graphql`, {
+      const response = await app.fetch(`/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept },
         body: '{"query": "{ __typename }"',
@@ -344,8 +344,8 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
     ['POST', 'image/png'],
     ['POST', 'text/html'],
   ])('%s accepting only %s: 406 with the Error object and the rate-limit headers', async (method, accept) => {
-    const response = await fetch(
-      `${app.url}/graphql${method === 'GET' ? `?query=${encodeURIComponent('{ __typename }')}` : ''}`,
+    const response = await app.fetch(
+      `/graphql${method === 'GET' ? `?query=${encodeURIComponent('{ __typename }')}` : ''}`,
       {
         method,
         headers: { accept, 'x-api-key': app.apiKey, 'content-type': 'application/json' },
@@ -364,7 +364,7 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
   it.each(['text/json', 'application/xml', 'image/png', 'application/jsonx'])(
     'a body of %s: 415 with the Error object and the rate-limit headers',
     async (type) => {
-      const response = await fetch(`${app.url}/graphql`, {
+      const response = await app.fetch(`/graphql`, {
         method: 'POST',
         headers: { 'content-type': type, 'x-api-key': app.apiKey },
         body: '{"query":"{ __typename }"}',

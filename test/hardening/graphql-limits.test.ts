@@ -25,7 +25,7 @@ interface Answer {
 }
 
 async function post(body: BodyInit, contentType = 'application/json'): Promise<Answer> {
-  const response = await fetch(`${app.url}/graphql`, {
+  const response = await app.fetch(`/graphql`, {
     method: 'POST',
     headers: { 'content-type': contentType, 'x-api-key': app.apiKey },
     body,
@@ -163,7 +163,7 @@ describe('cross-site request forgery', () => {
   it('refuses a multipart form POST', async () => {
     const form = new FormData();
     form.set('operations', JSON.stringify({ query: '{ __typename }' }));
-    const response = await fetch(`${app.url}/graphql`, { method: 'POST', body: form });
+    const response = await app.fetch(`/graphql`, { method: 'POST', body: form });
     expect(response.status).toBe(415);
     expect((await response.json()).errors[0].extensions).toEqual({
       code: 'UNSUPPORTED_MEDIA_TYPE',
@@ -172,7 +172,7 @@ describe('cross-site request forgery', () => {
   });
 
   it('still answers queries sent with GET, as browsers and caches do', async () => {
-    const response = await fetch(`${app.url}/graphql?query=${encodeURIComponent('{ __typename }')}`);
+    const response = await app.fetch(`/graphql?query=${encodeURIComponent('{ __typename }')}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
   });

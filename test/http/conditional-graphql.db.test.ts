@@ -10,6 +10,7 @@ let petId: number;
 
 beforeAll(async () => {
   ({ app, storeStatementsOf } = await startCountingTestApp({
+    http: true,
     env: { RESPONSE_CACHE_ENTRIES: '0', HTTP_CACHE_MAX_AGE: '30' },
   }));
   const pet = await app.createPet({ name: 'Rex' });

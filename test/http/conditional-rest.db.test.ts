@@ -19,7 +19,10 @@ let petId: number;
 let categoryId: number;
 
 beforeAll(async () => {
-  ({ app, storeStatementsOf } = await startCountingTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' } }));
+  ({ app, storeStatementsOf } = await startCountingTestApp({
+    http: true,
+    env: { RESPONSE_CACHE_ENTRIES: '0' },
+  }));
   const pet = await app.createPet({ name: 'Rex' });
   petId = pet.id;
   categoryId = pet.categoryId;

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 let app: TestApp;
 let ids: Record<string, number>;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
   const pet = await app.createPet({ name: 'Rex' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 3 }) { quantity } }`);
   const order = await app.ok(`mutation { placeOrder(input: { petId: ${pet.id} }) { id } }`);

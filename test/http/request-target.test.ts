@@ -20,7 +20,7 @@ const logger = pino(
 let app: TestApp;
 let port: number;
 beforeAll(async () => {
-  app = await startTestApp({ logger });
+  app = await startTestApp({ http: true, logger });
   port = Number(new URL(app.url).port);
 });
 afterAll(() => app?.close());

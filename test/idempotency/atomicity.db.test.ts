@@ -55,7 +55,7 @@ const stockOf = async (petId: number) =>
 const ordersOf = (petId: number) => app.prisma.order.count({ where: { petId: BigInt(petId) } });
 
 async function graphql(query: string, key?: string) {
-  const response = await fetch(`${app.url}/graphql`, {
+  const response = await app.fetch(`/graphql`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 async function post(path: string, body: unknown, headers: Record<string, string>, key = app.apiKey) {
-  const response = await fetch(`${app.url}${path}`, {
+  const response = await app.fetch(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
     body: JSON.stringify(body),
@@ -111,7 +111,7 @@ describe("an API key's idempotency records together", () => {
       data: { name: 'Budget', categoryId: category.id, inventory: { create: { quantity: 100 } } },
     });
     const order = async (idempotencyKey: string) => {
-      const response = await fetch(`${small.url}/store/orders`, {
+      const response = await small.fetch(`/store/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': idempotencyKey },
         body: JSON.stringify({ petId: Number(pet.id) }),

@@ -14,7 +14,7 @@ let clock = START;
 let app: TestApp;
 let rest: RestClient;
 beforeAll(async () => {
-  app = await startTestApp({ now: () => clock });
+  app = await startTestApp({ http: true, now: () => clock });
   rest = await createRestClient(app);
 });
 afterAll(() => app.close());
@@ -36,7 +36,7 @@ const ordersOf = (petId: number) => app.prisma.order.count({ where: { petId: Big
 const records = () => app.prisma.idempotencyRecord.count();
 
 async function graphqlRequest(body: unknown, headers: Record<string, string>, key = app.apiKey) {
-  const response = await fetch(`${app.url}/graphql`, {
+  const response = await app.fetch(`/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
     body: JSON.stringify(body),

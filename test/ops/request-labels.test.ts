@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 async function labelOf(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${app.url}${path}`, init);
+  const response = await app.fetch(path, init);
   await response.arrayBuffer();
   const id = response.headers.get('x-request-id');
   await expect.poll(() => lines.some((line) => line.reqId === id)).toBe(true);

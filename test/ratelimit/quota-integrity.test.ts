@@ -22,7 +22,7 @@ interface Answer {
 /** One operation, or a batch when given an array. */
 async function post(key: string, operations: string | string[]): Promise<Answer> {
   const body = Array.isArray(operations) ? operations.map((query) => ({ query })) : { query: operations };
-  const response = await fetch(`${app.url}/graphql`, {
+  const response = await app.fetch(`/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify(body),
@@ -107,7 +107,7 @@ describe('per-field limits count every alias, fragment and batch entry, up front
       ${skipped('@skip(if: true)')} t: placeOrder(input: { petId: ${petId} }) @include(if: $no) { id }
     }
     mutation Many { ${orders(petId, 15)} }`;
-    const response = await fetch(`${app.url}/graphql`, {
+    const response = await app.fetch(`/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify({ query: document, operationName: 'Place', variables: { no: false } }),
@@ -143,7 +143,7 @@ describe('per-field limits count every alias, fragment and batch entry, up front
     const key = await createTestKey(app.prisma, 'business');
     const petId = await petWithStock(100);
     expect((await post(key, `mutation { ${orders(petId, PLACE_ORDER_LIMIT)} }`)).status).toBe(200);
-    const refused = await fetch(`${app.url}/store/orders`, {
+    const refused = await app.fetch(`/store/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify({ petId, quantity: 1 }),

@@ -4,6 +4,7 @@ import { listen } from '../../src/http/listener.ts';
 import { createPipeline } from '../../src/http/pipeline.ts';
 import type { Logger } from '../../src/observability/logger.ts';
 import { createTestDatabase } from './databases.ts';
+import { injectInto } from './inject.ts';
 import { createTestKey } from './keys.ts';
 
 export interface GraphQLResponse {
@@ -14,11 +15,16 @@ export interface GraphQLResponse {
 }
 
 /**
- * The whole gateway on a fresh database (TEST_DB picks SQLite or PostgreSQL), served over real HTTP on a free
- * loopback port. Requests carry a Business-plan API key unless told otherwise.
+ * The whole gateway on a fresh database (TEST_DB picks SQLite or PostgreSQL). Requests (`fetch`, `graphql`) go
+ * to the pipeline's node:http handler in-process, without a port; with `http: true` it is served over real HTTP
+ * on a free loopback port (`url`), for tests whose subject is HTTP itself: connections, compression, streamed
+ * responses, what a browser or another process sends. Requests carry a Business-plan API key unless told
+ * otherwise.
  */
 export async function startTestApp(
   options: {
+    /** Serve on a loopback port; `url` is only there then. */
+    http?: boolean;
     env?: NodeJS.ProcessEnv;
     onQuery?: (sql: string) => void;
     now?: () => number;
@@ -41,16 +47,21 @@ export async function startTestApp(
     now: options.now,
     logger: options.logger,
   });
-  const http = await listen(pipeline.handle, '127.0.0.1', 0);
+  const http = options.http ? await listen(pipeline.handle, '127.0.0.1', 0) : undefined;
   const apiKey = await createTestKey(database.db.prisma, 'business');
   const prisma = database.db.prisma;
+
+  /** A request to `path` as fetch would send it, answered over the port or in-process. */
+  const request: (path: string, init?: RequestInit) => Promise<Response> = http
+    ? (path, init) => fetch(`${http.url}${path}`, init)
+    : injectInto(pipeline.handle);
 
   async function graphql(
     query: string,
     variables?: Record<string, unknown>,
     { key = apiKey, headers = {} }: { key?: string | null; headers?: Record<string, string> } = {},
   ): Promise<GraphQLResponse> {
-    const response = await fetch(`${http.url}/graphql`, {
+    const response = await request('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }), ...headers },
       body: JSON.stringify({ query, variables }),
@@ -94,7 +105,13 @@ export async function startTestApp(
     (prisma[model] as unknown as { count(): Promise<number> }).count();
 
   return {
-    url: http.url,
+    /** The loopback address the app is served on; only with `http: true`. */
+    get url(): string {
+      if (!http)
+        throw new Error('startTestApp({ http: true }) serves on a port; this one answers in-process');
+      return http.url;
+    },
+    fetch: request,
     apiKey,
     prisma,
     database,
@@ -104,7 +121,7 @@ export async function startTestApp(
     createPet,
     count,
     close: async () => {
-      await http.close();
+      await http?.close();
       await pipeline.close();
       await database.drop();
     },

@@ -15,6 +15,7 @@ let app: TestApp;
 let key: string;
 beforeAll(async () => {
   app = await startTestApp({
+    http: true,
     logger: pino(
       { level: 'info' },
       new Writable({
@@ -30,13 +31,13 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const usageOf = async (apiKey: string | undefined) => {
-  const response = await fetch(`${app.url}/usage`, {
+  const response = await app.fetch(`/usage`, {
     headers: { accept: 'application/json', ...(apiKey && { 'x-api-key': apiKey }) },
   });
   return { response, body: await response.json() };
 };
 const send = async (path: string, init: RequestInit = {}) => {
-  const response = await fetch(`${app.url}${path}`, {
+  const response = await app.fetch(path, {
     ...init,
     headers: { 'x-api-key': key, 'content-type': 'application/json', ...init.headers },
   });
@@ -147,10 +148,10 @@ describe('GET /usage', () => {
   });
 
   it('serves a browser the page, and never writes the key in the log', async () => {
-    const response = await fetch(`${app.url}/usage`, { headers: { accept: 'text/html' } });
+    const response = await app.fetch(`/usage`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<script src="/usage/assets/uPlot.iife.min.js"></script>');
-    const uPlot = await fetch(`${app.url}/usage/assets/uPlot.iife.min.js`);
+    const uPlot = await app.fetch(`/usage/assets/uPlot.iife.min.js`);
     expect(uPlot.status).toBe(200);
     expect((await uPlot.arrayBuffer()).byteLength).toBeGreaterThan(40_000);
     await expect.poll(() => logged.join('').includes('/usage')).toBe(true);
@@ -213,7 +214,7 @@ describe('npm run apikey -- usage <id>', () => {
       await send('/categories', { headers: { 'x-api-key': cliKey } }),
     ]).toEqual([200, 429]);
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
-    await fetch(`${app.url}/usage`, { headers: { 'x-api-key': cliKey } }); // adds the gateway's pending counts
+    await app.fetch(`/usage`, { headers: { 'x-api-key': cliKey } }); // adds the gateway's pending counts
     const lines = await runApiKeyCommand(
       parseApiKeyCommand(['usage', String(id)]),
       app.prisma,
@@ -235,9 +236,11 @@ describe('open subscriptions on /usage', () => {
     const holder = await createTestKey(app.prisma, 'pro');
     const open = async () =>
       (
-        await fetch(`${app.url}/usage`, {
-          headers: { 'x-api-key': holder, accept: 'application/json' },
-        }).then((r) => r.json())
+        await app
+          .fetch(`/usage`, {
+            headers: { 'x-api-key': holder, accept: 'application/json' },
+          })
+          .then((r) => r.json())
       ).subscriptions;
     expect((await open()).open).toBe(0);
     const stream = await subscribe(app.url, 'subscription { inventoryChanged { petId quantity } }', {
