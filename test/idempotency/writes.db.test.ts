@@ -35,15 +35,6 @@ const stockOf = async (petId: number) =>
 const ordersOf = (petId: number) => app.prisma.order.count({ where: { petId: BigInt(petId) } });
 const records = () => app.prisma.idempotencyRecord.count();
 
-async function graphqlRequest(body: unknown, headers: Record<string, string>, key = app.apiKey) {
-  const response = await app.fetch(`/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
 const PLACE_ORDER =
   'mutation($petId: Int64!, $n: Int) { placeOrder(input: { petId: $petId, quantity: $n }) { id quantity } }';
 
@@ -281,10 +272,10 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
     const pet = await stocked(5);
     const key = randomUUID();
     const body = { query: PLACE_ORDER, variables: { petId: pet.id, n: 2 } };
-    const first = await graphqlRequest(body, { 'Idempotency-Key': key });
+    const first = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
     expect(first.status).toBe(200);
     expect(JSON.parse(first.text).data.placeOrder.quantity).toBe(2);
-    const repeat = await graphqlRequest(body, { 'Idempotency-Key': key });
+    const repeat = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
     expect(repeat.status).toBe(200);
     expect(repeat.text).toBe(first.text);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
@@ -296,9 +287,9 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
   it('replays a repeat that means the same: variables in another order or as text, the query respaced', async () => {
     const pet = await stocked(5);
     const key = randomUUID();
-    const first = await graphqlRequest(
+    const first = await app.postGraphQL(
       { query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } },
-      { 'Idempotency-Key': key },
+      { headers: { 'Idempotency-Key': key } },
     );
     expect(JSON.parse(first.text).data.placeOrder.quantity).toBe(1);
     const respaced = PLACE_ORDER.replace(/\s+/g, '  ').replace('{ id quantity }', '{\n  id,\n  quantity\n}');
@@ -307,7 +298,7 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
       { query: PLACE_ORDER, variables: { n: 1, petId: String(pet.id) } },
       { query: respaced, variables: { petId: pet.id, n: 1 }, operationName: null },
     ]) {
-      const repeat = await graphqlRequest(body, { 'Idempotency-Key': key });
+      const repeat = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
       expect([repeat.status, repeat.text]).toEqual([200, first.text]);
       expect(repeat.headers.get('idempotent-replayed')).toBe('true');
     }
@@ -318,7 +309,7 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
       { query: PLACE_ORDER.replace('id quantity', 'quantity id'), variables: { petId: pet.id, n: 1 } },
       [{ query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } }],
     ]) {
-      const other = await graphqlRequest(body, { 'Idempotency-Key': key });
+      const other = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
       expect(other.status).toBe(422);
       expect(JSON.parse(other.text).errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
     }
@@ -333,12 +324,12 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
       { query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } },
       { query: PLACE_ORDER, variables: { petId: pet.id, n: 2 } },
     ];
-    const first = await graphqlRequest(batch, { 'Idempotency-Key': key });
+    const first = await app.postGraphQL(batch, { headers: { 'Idempotency-Key': key } });
     expect(JSON.parse(first.text)).toHaveLength(2);
-    const repeat = await graphqlRequest(batch, { 'Idempotency-Key': key });
+    const repeat = await app.postGraphQL(batch, { headers: { 'Idempotency-Key': key } });
     expect(repeat.text).toBe(first.text);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
-    const other = await graphqlRequest(batch.slice(0, 1), { 'Idempotency-Key': key });
+    const other = await app.postGraphQL(batch.slice(0, 1), { headers: { 'Idempotency-Key': key } });
     expect(other.status).toBe(422);
     expect(JSON.parse(other.text).errors[0].extensions).toEqual({
       code: 'IDEMPOTENCY_KEY_REUSED',
@@ -352,9 +343,9 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
     const pet = await stocked(5);
     const key = randomUUID();
     await rest.post('/store/orders', { petId: pet.id }, keyed(key));
-    const graphql = await graphqlRequest(
+    const graphql = await app.postGraphQL(
       { query: PLACE_ORDER, variables: { petId: pet.id } },
-      { 'Idempotency-Key': key },
+      { headers: { 'Idempotency-Key': key } },
     );
     expect(graphql.status).toBe(422);
     expect(await ordersOf(pet.id)).toBe(1);
@@ -362,10 +353,12 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
 
   it('ignores the header on a query request', async () => {
     const before = await records();
-    const read = await graphqlRequest(
+    const read = await app.postGraphQL(
       { query: '{ categories { edges { node { id } } } }' },
       {
-        'Idempotency-Key': 'k'.repeat(300),
+        headers: {
+          'Idempotency-Key': 'k'.repeat(300),
+        },
       },
     );
     expect(read.status).toBe(200);

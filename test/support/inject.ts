@@ -33,13 +33,24 @@ export function injectInto(handle: (req: IncomingMessage, res: ServerResponse) =
         : request.body
           ? Buffer.from(await request.arrayBuffer())
           : undefined;
-    const answer = await inject((req, res) => void handle(req, res), {
+    let closed: Promise<unknown> = Promise.resolve();
+    const dispatch = (req: IncomingMessage, res: ServerResponse) => {
+      closed = new Promise((resolve) => res.once('close', resolve));
+      // light-my-request's socket takes each write a turn after the response closes, so an ended response would
+      // read as unfinished there (the pipeline's sign of a client that went away); in-process, no client does.
+      Object.defineProperty(res, 'writableFinished', { get: () => res.writableEnded });
+      void handle(req, res);
+    };
+    const answer = await inject(dispatch, {
       method: request.method as 'GET',
       url: path,
       headers,
       payload: body,
       remoteAddress: '127.0.0.1',
     });
+    // What the pipeline does when the response closes (its log line, metrics, usage) is done before a client
+    // over HTTP could send its next request.
+    await closed;
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       for (const one of [value ?? []].flat()) responseHeaders.append(name, String(one));
