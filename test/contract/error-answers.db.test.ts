@@ -2,7 +2,7 @@
 // status (of the response, for REST and whole-request refusals) and the message, with nothing changed in the
 // store. An entry not provoked here names the test that does; a new entry must be placed in one list or the other.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ERROR_STATUS,
   ERRORS,
@@ -12,8 +12,8 @@ import {
   type ValuesArgument,
 } from '../../src/contract/errors.ts';
 import { MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
-import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { type RestResponse, useRestClient } from '../rest/client.ts';
+import { type TestApp, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 const MAX_BODY_BYTES = 1024;
@@ -49,32 +49,22 @@ const ELSEWHERE: Partial<Record<ErrorName, string>> = {
   slowConsumer: 'test/subscriptions',
 };
 
-let app: TestApp;
-let rest: RestClient;
+const app = useTestApp({
+  http: true,
+  env: {
+    REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    RATE_LIMIT_BAN_AFTER: '1',
+    PETS_BY_ID_DEPRECATED_AT: '2020-01-01',
+    PETS_BY_ID_SUNSET_AT: '2021-06-30T12:00:00Z',
+  },
+});
+const rest = useRestClient(app);
 let categoryId: number;
 const provoked = new Set<ErrorName>();
 
 beforeAll(async () => {
-  app = await startTestApp({
-    http: true,
-    env: {
-      REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-      GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-      RATE_LIMIT_BAN_AFTER: '1',
-      PETS_BY_ID_DEPRECATED_AT: '2020-01-01',
-      PETS_BY_ID_SUNSET_AT: '2021-06-30T12:00:00Z',
-    },
-  });
-  rest = await createRestClient(app);
   categoryId = (await rest.post('/categories', { name: 'Dogs' })).body.id;
-});
-afterAll(() => app.close());
-
-const counts = async () => ({
-  pets: await app.count('pet'),
-  categories: await app.count('category'),
-  orders: await app.count('order'),
-  inventory: await app.count('inventoryItem'),
 });
 
 /** The Error object as a client reads it from a GraphQL response's first error. */
@@ -109,7 +99,7 @@ const restAnswer = (response: RestResponse) => ({ httpStatus: response.status, e
 
 describe('REST answers', () => {
   it('writes each refusal as its entry says, changing nothing', async () => {
-    const before = await counts();
+    const before = await app.counts();
     expectEntry(restAnswer(await rest.get('/pets/1/owners')), 'noSuchPath', { path: '/pets/1/owners' });
     expectEntry(restAnswer(await rest.put('/pets', { name: 'x', categoryId })), 'methodNotAllowed', {
       method: 'PUT',
@@ -143,14 +133,14 @@ describe('REST answers', () => {
     expectEntry({ httpStatus: ops.status, error: await ops.json() }, 'readOnlyPath', {
       path: '/openapi.json',
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('writes the store refusals as their entries say, changing nothing', async () => {
     const pet = (await rest.post('/pets', { name: 'Rex', categoryId })).body;
     await rest.put(`/store/inventory/${pet.id}`, { quantity: 1 });
     const order = (await rest.post('/store/orders', { petId: pet.id })).body;
-    const before = await counts();
+    const before = await app.counts();
     const tooMany = await rest.post('/store/orders', { petId: pet.id, quantity: 2 });
     expectEntry(restAnswer(tooMany), 'outOfStock', { petId: pet.id, inStock: 0, requested: 2 });
     expectEntry(restAnswer(await rest.delete(`/pets/${pet.id}`)), 'petHasOpenOrders', {
@@ -166,7 +156,7 @@ describe('REST answers', () => {
     expectEntry(restAnswer(reopen), 'orderCompletionFinal', { id: order.id });
     const cancel = await rest.delete(`/store/orders/${order.id}`);
     expectEntry(restAnswer(cancel), 'completeOrderNotCancelled', { id: order.id });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('answers GET /pets/{petId} after its sunset as the catalogue says', async () => {
@@ -179,7 +169,7 @@ describe('REST answers', () => {
   it('refuses a reused Idempotency-Key as the catalogue says', async () => {
     const headers = { 'idempotency-key': 'catalogue-reuse' };
     expect((await rest.post('/categories', { name: 'First' }, { headers })).status).toBe(201);
-    const before = await counts();
+    const before = await app.counts();
     const reused = await rest.post('/categories', { name: 'Second' }, { headers });
     expectEntry(restAnswer(reused), 'idempotencyKeyReused');
     const badKey = await rest.post('/categories', { name: 'Third' }, { headers: { 'idempotency-key': '' } });
@@ -187,7 +177,7 @@ describe('REST answers', () => {
       field: 'Idempotency-Key',
       problem: 'is empty: send 1 to 255 printable ASCII characters, e.g. a UUID',
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses over the limit, then bans, as the catalogue says', async () => {
@@ -208,7 +198,7 @@ describe('REST answers', () => {
 
 describe('GraphQL answers', () => {
   it('writes each refusal as its entry says, changing nothing', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const write = `mutation { createCategory(input: { name: "Cats" }) { id } }`;
     expectEntry(await graphqlError(app.graphql(write, undefined, { key: null })), 'writesNeedKey');
     expectEntry(
@@ -243,7 +233,7 @@ describe('GraphQL answers', () => {
       JSON.stringify({ extensions: { persistedQuery: { version, sha256Hash: '0'.repeat(64) } } });
     expectEntry(await graphqlError(post('application/json', persisted(1))), 'persistedQueryNotFound');
     expectEntry(await graphqlError(post('application/json', persisted(2))), 'persistedQueryVersion');
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('answers a field refused by the store as the catalogue says, with HTTP 200', async () => {

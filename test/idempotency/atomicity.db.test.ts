@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRestClient, expectErrorObject, type RestClient } from '../rest/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { expectErrorObject, useRestClient } from '../rest/client.ts';
+import { useTestApp } from '../support/app.ts';
 
 // A keyed write and the record of its response commit in one transaction. These tests make the database refuse
 // one statement of that transaction (with a trigger) and check that nothing of the request is kept, and that
 // the client is told so and may retry with the same key.
 
-let app: TestApp;
-let rest: RestClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  rest = await createRestClient(app);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const rest = useRestClient(app);
 
 const NOTHING_KEPT =
   'The request could not be completed and nothing of it was kept: retry it with the same Idempotency-Key';

@@ -4,20 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_RETENTION_MS as RETENTION_MS } from '../../src/contract/limits.ts';
 import { fingerprint } from '../../src/idempotency/key.ts';
 import { sweepExpiredRecords } from '../../src/idempotency/records.ts';
-import { createRestClient, expectErrorObject, type RestClient } from '../rest/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { createRestClient, expectErrorObject, useRestClient } from '../rest/client.ts';
+import { startTestApp, type TestApp, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 const START = Date.parse('2026-11-22T12:00:00Z');
 let clock = START;
 
-let app: TestApp;
-let rest: RestClient;
-beforeAll(async () => {
-  app = await startTestApp({ http: true, now: () => clock });
-  rest = await createRestClient(app);
-});
-afterAll(() => app.close());
+const app = useTestApp({ http: true, now: () => clock });
+const rest = useRestClient(app);
 
 const keyed = (key: string, extra: Record<string, string> = {}) => ({
   headers: { 'Idempotency-Key': key, ...extra },

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/errors.ts';
 import type { TestApp } from '../support/app.ts';
+import { perFile } from '../support/per-file.ts';
 
 export interface RestResponse {
   status: number;
@@ -133,6 +134,10 @@ export async function createRestClient(app: Pick<TestApp, 'fetch' | 'apiKey'>) {
 }
 
 export type RestClient = Awaited<ReturnType<typeof createRestClient>>;
+
+/** The REST client of a file's test app (useTestApp), made before the file's tests. */
+export const useRestClient = (app: Pick<TestApp, 'fetch' | 'apiKey'>): RestClient =>
+  perFile(() => createRestClient(app));
 
 /** Asserts a REST response is the Error object of `code`, with its status, and `message`. */
 export function expectErrorObject(response: RestResponse, code: ErrorCode, message: string): void {

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createRestClient, expectErrorObject, type RestClient } from './client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+import { expectErrorObject, useRestClient } from './client.ts';
 
-let app: TestApp;
-let rest: RestClient;
+const app = useTestApp();
+const rest = useRestClient(app);
 let dogs: { id: number; name: string };
 beforeAll(async () => {
-  app = await startTestApp();
-  rest = await createRestClient(app);
   dogs = (await rest.post('/categories', { name: 'Dogs', description: 'Barks' })).body;
 });
-afterAll(() => app.close());
 
 /** Everything a failed request could have touched, to compare before and after. */
 const snapshot = async () => ({

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createRestClient, expectErrorObject, type RestClient } from './client.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+import { expectErrorObject, useRestClient } from './client.ts';
 
-let app: TestApp;
-let rest: RestClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  rest = await createRestClient(app);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const rest = useRestClient(app);
 
 /** A pet with `quantity` in stock. */
 async function stocked(name: string, quantity: number) {

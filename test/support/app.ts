@@ -6,6 +6,7 @@ import type { Logger } from '../../src/observability/logger.ts';
 import { createTestDatabase } from './databases.ts';
 import { injectInto } from './inject.ts';
 import { createTestKey } from './keys.ts';
+import { perFile } from './per-file.ts';
 
 export interface GraphQLResponse extends Answer {
   // biome-ignore lint/suspicious/noExplicitAny: test responses are checked by assertions, not types
@@ -148,6 +149,13 @@ export async function startTestApp(
 
   const count = (model: 'pet' | 'category' | 'order' | 'inventoryItem') =>
     (prisma[model] as unknown as { count(): Promise<number> }).count();
+  /** How many of each the store holds: what a refused request must leave as it was. */
+  const counts = async () => ({
+    pets: await count('pet'),
+    categories: await count('category'),
+    orders: await count('order'),
+    inventory: await count('inventoryItem'),
+  });
 
   return {
     /** The loopback address the app is served on; only with `http: true`. */
@@ -170,6 +178,7 @@ export async function startTestApp(
     fails,
     createPet,
     count,
+    counts,
     close: async () => {
       await http?.close();
       await pipeline.close();
@@ -195,3 +204,10 @@ export async function startCountingTestApp(options: Parameters<typeof startTestA
   }
   return { app, storeStatementsOf };
 }
+
+/** The test app of a file (or of the describe block this is called in): started before its tests, closed after. */
+export const useTestApp = (options: Parameters<typeof startTestApp>[0] = {}): TestApp =>
+  perFile(
+    () => startTestApp(options),
+    (app) => app.close(),
+  );
