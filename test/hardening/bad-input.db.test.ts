@@ -1,20 +1,10 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { collectingLogger } from '../support/log-lines.ts';
 
 // The gateway's log lines: bad input is the client's fault, never logged as the server's (warn or error).
-const logLines: { level: number; msg?: string }[] = [];
-const logger = pino(
-  { level: 'info' },
-  new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  }),
-);
+const { logger, lines: logLines } = collectingLogger<{ level: number; msg?: string }>();
 
 let app: TestApp;
 let petId: number;

@@ -90,37 +90,24 @@ describe('GraphQL document limits', () => {
     expect(await app.count('category')).toBe(before);
   });
 
-  it('refuses a document over the cost limit', async () => {
-    expectRefusal(
-      await app.postGraphQL({
-        query:
-          '{ categories { edges { node { id name description } } } pets { edges { node { id name } } } }',
-      }),
-      'QUERY_TOO_COMPLEX',
-      400,
-      tooComplex('Query Cost limit of 35 exceeded, found 35.875.'),
-    );
-  });
-
-  it('refuses a document with too many directives', async () => {
-    expectRefusal(
-      await app.postGraphQL({
-        query:
-          '{ __typename @skip(if: false) pets @include(if: true) { pageInfo @skip(if: false) { hasNextPage } } }',
-      }),
-      'QUERY_TOO_COMPLEX',
-      400,
-      tooComplex('Directives limit of 2 exceeded, found 3.'),
-    );
-  });
-
-  it('refuses a document with too many tokens, while parsing it', async () => {
-    expectRefusal(
-      await app.postGraphQL({ query: `{ ${'__typename '.repeat(60)}}` }),
-      'QUERY_TOO_COMPLEX',
-      400,
-      tooComplex('Token limit of 60 exceeded.'),
-    );
+  it.each([
+    [
+      'over the cost limit',
+      '{ categories { edges { node { id name description } } } pets { edges { node { id name } } } }',
+      'Query Cost limit of 35 exceeded, found 35.875.',
+    ],
+    [
+      'with too many directives',
+      '{ __typename @skip(if: false) pets @include(if: true) { pageInfo @skip(if: false) { hasNextPage } } }',
+      'Directives limit of 2 exceeded, found 3.',
+    ],
+    [
+      'with too many tokens, while parsing it',
+      `{ ${'__typename '.repeat(60)}}`,
+      'Token limit of 60 exceeded.',
+    ],
+  ])('refuses a document %s', async (_, query, limit) => {
+    expectRefusal(await app.postGraphQL({ query }), 'QUERY_TOO_COMPLEX', 400, tooComplex(limit));
   });
 });
 

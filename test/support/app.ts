@@ -136,14 +136,28 @@ export async function startTestApp(
   }
 
   let categoryId: number | undefined;
-  /** Creates a pet (in a shared test category unless one is given) and returns it. */
-  async function createPet(fields: { name: string; categoryId?: number; status?: string }) {
+  /** Creates a pet (in a shared test category unless one is given), with `quantity` in stock if given. */
+  async function createPet({
+    quantity,
+    ...fields
+  }: {
+    name: string;
+    categoryId?: number;
+    status?: string;
+    quantity?: number;
+  }) {
     categoryId ??= (await ok(`mutation { createCategory(input: { name: "Test animals" }) { id } }`))
       .createCategory.id;
     const { createPet } = await ok(
       `mutation($input: NewPet!) { createPet(input: $input) { id name status categoryId } }`,
       { input: { categoryId, ...fields } },
     );
+    if (quantity !== undefined) {
+      await ok(
+        'mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }',
+        { petId: createPet.id, q: quantity },
+      );
+    }
     return createPet as { id: number; name: string; status: string; categoryId: number };
   }
 
@@ -211,3 +225,15 @@ export const useTestApp = (options: Parameters<typeof startTestApp>[0] = {}): Te
     () => startTestApp(options),
     (app) => app.close(),
   );
+
+/** useTestApp's counterpart for startCountingTestApp. */
+export function useCountingTestApp(options: Parameters<typeof startTestApp>[0] = {}) {
+  const counting = perFile(
+    () => startCountingTestApp(options),
+    ({ app }) => app.close(),
+  );
+  return {
+    app: perFile(async () => counting.app),
+    storeStatementsOf: <T>(request: () => Promise<T>) => counting.storeStatementsOf(request),
+  };
+}
