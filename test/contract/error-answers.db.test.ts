@@ -13,7 +13,7 @@ import {
 } from '../../src/contract/errors.ts';
 import { MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
 import { type RestResponse, useRestClient } from '../rest/client.ts';
-import { type TestApp, useTestApp } from '../support/app.ts';
+import { type GraphQLResponse, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 const MAX_BODY_BYTES = 1024;
@@ -68,13 +68,9 @@ beforeAll(async () => {
 });
 
 /** The Error object as a client reads it from a GraphQL response's first error. */
-async function graphqlError(response: Response | Promise<Response> | ReturnType<TestApp['graphql']>) {
+async function graphqlError(response: Promise<GraphQLResponse> | GraphQLResponse) {
   const answer = await response;
-  const body =
-    answer instanceof Response
-      ? ((await answer.json()) as Awaited<ReturnType<TestApp['graphql']>>['body'])
-      : answer.body;
-  const [error] = body.errors ?? [];
+  const [error] = answer.body.errors ?? [];
   const { code, status } = (error?.extensions ?? {}) as { code: ErrorBody['code']; status: number };
   return { httpStatus: answer.status, error: { code, message: error?.message, status } };
 }
@@ -206,33 +202,49 @@ describe('GraphQL answers', () => {
       'fieldNeedsKey',
       { field: 'apiKeys', scope: 'admin' },
     );
-    const post = (contentType: string, body: string) =>
-      app.fetch(`/graphql`, { method: 'POST', headers: { 'content-type': contentType }, body });
-    expectEntry(await graphqlError(post('text/plain', '{}')), 'graphqlFormBody', {
-      contentType: 'text/plain',
-    });
-    expectEntry(await graphqlError(post('application/xml', '<q/>')), 'graphqlBodyNotJson', {
-      contentType: 'application/xml',
-    });
-    const big = post(
-      'application/json',
+    expectEntry(
+      await graphqlError(app.postGraphQL('{}', { contentType: 'text/plain', key: null })),
+      'graphqlFormBody',
+      {
+        contentType: 'text/plain',
+      },
+    );
+    expectEntry(
+      await graphqlError(app.postGraphQL('<q/>', { contentType: 'application/xml', key: null })),
+      'graphqlBodyNotJson',
+      {
+        contentType: 'application/xml',
+      },
+    );
+    const big = app.postGraphQL(
       JSON.stringify({ query: `{ pets { edges { cursor } } }`, x: 'x'.repeat(MAX_BODY_BYTES) }),
+      { contentType: 'application/json', key: null },
     );
     expectEntry(await graphqlError(big), 'bodyTooLarge', { maxBytes: MAX_BODY_BYTES });
-    const image = await app.fetch(`/graphql?query=%7B__typename%7D`, {
-      headers: { accept: 'image/png' },
-    });
+    const image = app.get(`/graphql?query=%7B__typename%7D`, { key: null, headers: { accept: 'image/png' } });
     expectEntry(await graphqlError(image), 'acceptsNoAnswer');
     const deferred = '{ categories { edges { node { id ... @defer { name } } } } }';
     const inParts = app.graphql(deferred, undefined, { headers: { accept: 'application/json' } });
     expectEntry(await graphqlError(inParts), 'acceptsNoParts');
-    expectEntry(await graphqlError(post('application/json', '{}')), 'operationMissing');
+    expectEntry(
+      await graphqlError(app.postGraphQL('{}', { contentType: 'application/json', key: null })),
+      'operationMissing',
+    );
     const unknownId = JSON.stringify({ documentId: `sha256:${'0'.repeat(64)}` });
-    expectEntry(await graphqlError(post('application/json', unknownId)), 'documentNotFound');
+    expectEntry(
+      await graphqlError(app.postGraphQL(unknownId, { contentType: 'application/json', key: null })),
+      'documentNotFound',
+    );
     const persisted = (version: number) =>
       JSON.stringify({ extensions: { persistedQuery: { version, sha256Hash: '0'.repeat(64) } } });
-    expectEntry(await graphqlError(post('application/json', persisted(1))), 'persistedQueryNotFound');
-    expectEntry(await graphqlError(post('application/json', persisted(2))), 'persistedQueryVersion');
+    expectEntry(
+      await graphqlError(app.postGraphQL(persisted(1), { contentType: 'application/json', key: null })),
+      'persistedQueryNotFound',
+    );
+    expectEntry(
+      await graphqlError(app.postGraphQL(persisted(2), { contentType: 'application/json', key: null })),
+      'persistedQueryVersion',
+    );
     expect(await app.counts()).toEqual(before);
   });
 

@@ -44,13 +44,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function get(params: Record<string, string>, key?: string) {
-  const response = await app.fetch(`/graphql?${new URLSearchParams(params)}`, {
-    headers: { accept: 'application/json', ...(key && { 'x-api-key': key }) },
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
-
 const orders = () => app.prisma.order.count();
 
 // The tests run in order: the first registers, through the CLI, the documents the others run.
@@ -152,14 +145,17 @@ describe('a registered document', () => {
   });
 
   it('runs by GET /graphql?documentId=...&variables=... for queries, and never for mutations', async () => {
-    const answer = await get({ documentId: idOf(PETS), variables: JSON.stringify({ first: 1 }) });
+    const answer = await app.get(
+      `/graphql?${new URLSearchParams({ documentId: idOf(PETS), variables: JSON.stringify({ first: 1 }) })}`,
+      { key: null, headers: { accept: 'application/json' } },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.data.pets.edges).toHaveLength(1);
 
     const before = await orders();
-    const mutation = await get(
-      { documentId: idOf(ORDER), variables: JSON.stringify({ petId: pet.id }) },
-      app.apiKey,
+    const mutation = await app.get(
+      `/graphql?${new URLSearchParams({ documentId: idOf(ORDER), variables: JSON.stringify({ petId: pet.id }) })}`,
+      { key: app.apiKey ?? null, headers: { accept: 'application/json' } },
     );
     expect(mutation.status).toBe(405);
     expect(await orders()).toBe(before);
@@ -170,7 +166,14 @@ describe('a registered document', () => {
     const remaining = async (send: () => Promise<{ headers: Headers }>) =>
       Number((await send()).headers.get('x-ratelimit-remaining'));
     const first = await remaining(() => app.postGraphQL({ documentId: idOf(PETS) }, { key: key ?? null }));
-    expect(await remaining(() => get({ documentId: idOf(PETS) }, key))).toBe(first - 1);
+    expect(
+      await remaining(() =>
+        app.get(`/graphql?${new URLSearchParams({ documentId: idOf(PETS) })}`, {
+          key: key ?? null,
+          headers: { accept: 'application/json' },
+        }),
+      ),
+    ).toBe(first - 1);
     expect(
       await remaining(() => app.postGraphQL({ documentId: idOf('nothing') }, { key: key ?? null })),
     ).toBe(first - 2);
@@ -213,7 +216,10 @@ describe('trusted-documents modes', () => {
     expect(text.status).toBe(400);
     expect(text.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_TRUSTED', status: 400 });
     expect(text.body.data).toBeUndefined();
-    const textGet = await get({ query: PETS }, keys.require);
+    const textGet = await app.get(`/graphql?${new URLSearchParams({ query: PETS })}`, {
+      key: keys.require ?? null,
+      headers: { accept: 'application/json' },
+    });
     expect(textGet.status).toBe(400);
     expect(textGet.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_TRUSTED' });
     expect(await orders()).toBe(before);
@@ -224,7 +230,14 @@ describe('trusted-documents modes', () => {
     );
     expect(stored.status).toBe(200);
     expect(stored.body.data.placeOrder.quantity).toBe(1);
-    expect((await get({ documentId: idOf(PETS) }, keys.require)).status).toBe(200);
+    expect(
+      (
+        await app.get(`/graphql?${new URLSearchParams({ documentId: idOf(PETS) })}`, {
+          key: keys.require ?? null,
+          headers: { accept: 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('require: in a batch, each entry is judged on its own, and each is counted', async () => {
