@@ -163,6 +163,14 @@ export async function startTestApp(
 
   const count = (model: 'pet' | 'category' | 'order' | 'inventoryItem') =>
     (prisma[model] as unknown as { count(): Promise<number> }).count();
+  /** Every row of the store's tables: what a refused request must leave as it was. */
+  const snapshot = async () => ({
+    pets: await prisma.pet.findMany({ orderBy: { id: 'asc' } }),
+    categories: await prisma.category.findMany({ orderBy: { id: 'asc' } }),
+    orders: await prisma.order.findMany({ orderBy: { id: 'asc' } }),
+    inventory: await prisma.inventoryItem.findMany({ orderBy: { petId: 'asc' } }),
+  });
+
   /** How many of each the store holds: what a refused request must leave as it was. */
   const counts = async () => ({
     pets: await count('pet'),
@@ -193,6 +201,7 @@ export async function startTestApp(
     createPet,
     count,
     counts,
+    snapshot,
     close: async () => {
       await http?.close();
       await pipeline.close();
