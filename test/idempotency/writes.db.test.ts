@@ -7,6 +7,7 @@ import { sweepExpiredRecords } from '../../src/idempotency/records.ts';
 import { createRestClient, expectErrorObject, useRestClient } from '../rest/client.ts';
 import { startTestApp, type TestApp, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
+import { slowUpload } from '../support/slow-upload.ts';
 
 const START = Date.parse('2026-11-22T12:00:00Z');
 let clock = START;
@@ -33,6 +34,17 @@ const records = () => app.prisma.idempotencyRecord.count();
 const PLACE_ORDER =
   'mutation($petId: Int64!, $n: Int) { placeOrder(input: { petId: $petId, quantity: $n }) { id quantity } }';
 
+/** `repeat` is a replay: `status` and the first answer's `text` again, marked Idempotent-Replayed. */
+function expectReplayed(
+  repeat: { status: number; text: string; headers: Headers },
+  status: number,
+  text: string,
+) {
+  expect(repeat.status).toBe(status);
+  expect(repeat.text).toBe(text);
+  expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+}
+
 describe('a REST write sent with an Idempotency-Key', () => {
   it('is replayed: same status, body and Location, marked Idempotent-Replayed, and ordered once', async () => {
     const pet = await stocked(5);
@@ -41,11 +53,9 @@ describe('a REST write sent with an Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const repeat = await rest.post('/store/orders', { petId: pet.id, quantity: 2 }, keyed(key));
-    expect(repeat.status).toBe(201);
-    expect(repeat.text).toBe(first.text);
+    expectReplayed(repeat, 201, first.text);
     expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
     expect(repeat.headers.get('content-type')).toBe(first.headers.get('content-type'));
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
     expect(await ordersOf(pet.id)).toBe(1);
     expect(await stockOf(pet.id)).toBe(3);
   });
@@ -84,9 +94,7 @@ describe('a REST write sent with an Idempotency-Key', () => {
     expect(refused.body.code).toBe('OUT_OF_STOCK');
     await rest.put(`/store/inventory/${pet.id}`, { quantity: 5 });
     const repeat = await rest.post('/store/orders', { petId: pet.id }, keyed(key));
-    expect(repeat.status).toBe(409);
-    expect(repeat.text).toBe(refused.text);
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expectReplayed(repeat, 409, refused.text);
     expect(await ordersOf(pet.id)).toBe(0);
     expect(await stockOf(pet.id)).toBe(5);
   });
@@ -216,9 +224,10 @@ describe('a REST write sent with an Idempotency-Key', () => {
     const key = randomUUID();
     const body = JSON.stringify({ petId: pet.id });
     // The first request's body arrives in two parts: it runs until the second part is sent.
-    const first = slowPost(new URL(app.url).port, '/store/orders', body, {
-      'x-api-key': app.apiKey,
-      'idempotency-key': key,
+    const first = slowUpload(Number(new URL(app.url).port), {
+      path: '/store/orders',
+      body,
+      headers: { 'x-api-key': app.apiKey, 'idempotency-key': key },
     });
     await first.inFlight;
     const repeat = await rest.post('/store/orders', { petId: pet.id }, keyed(key));
@@ -271,9 +280,7 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
     expect(first.status).toBe(200);
     expect(JSON.parse(first.text).data.placeOrder.quantity).toBe(2);
     const repeat = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
-    expect(repeat.status).toBe(200);
-    expect(repeat.text).toBe(first.text);
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expectReplayed(repeat, 200, first.text);
     expect(repeat.headers.get('x-ratelimit-remaining')).not.toBeNull();
     expect(await ordersOf(pet.id)).toBe(1);
     expect(await stockOf(pet.id)).toBe(3);
@@ -429,39 +436,4 @@ function send(path: string, body: unknown, key: string) {
     req.on('error', fail);
     req.end(JSON.stringify(body));
   });
-}
-
-/** A POST whose body arrives in two parts, the second when `finish` is called. */
-function slowPost(port: string, path: string, body: string, headers: Record<string, string>) {
-  const half = Math.floor(body.length / 2);
-  const req = request({
-    port,
-    host: '127.0.0.1',
-    method: 'POST',
-    path,
-    headers: {
-      ...headers,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      expect: '100-continue',
-    },
-  });
-  const response = new Promise<{ status: number; body: string }>((done, fail) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk) => {
-        text += chunk;
-      });
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', fail);
-  });
-  const inFlight = new Promise<void>((resolve) => {
-    req.once('continue', () => {
-      req.write(body.slice(0, half));
-      resolve();
-    });
-  });
-  req.flushHeaders();
-  return { response, inFlight, finish: () => req.end(body.slice(half)) };
 }
