@@ -16,7 +16,9 @@ export function perFile<T extends object>(start: () => Promise<T>, stop?: (value
   return new Proxy({} as T, {
     get(_, name) {
       if (value === undefined) throw new Error(`read before it was started (beforeAll): ${String(name)}`);
-      return Reflect.get(value, name);
+      const field = Reflect.get(value, name);
+      // A method runs on the object itself (a class's private fields are not the proxy's).
+      return typeof field === 'function' ? field.bind(value) : field;
     },
   });
 }
