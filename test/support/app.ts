@@ -7,41 +7,9 @@ import { createTestDatabase } from './databases.ts';
 import { injectInto } from './inject.ts';
 import { createTestKey } from './keys.ts';
 import { perFile } from './per-file.ts';
+import { type Fetch, requestHelpers } from './requests.ts';
 
-export interface GraphQLResponse extends Answer {
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are checked by assertions, not types
-  body: { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-}
-
-export interface SendOptions {
-  /** Sent as it is when a string, a form or a stream; anything else as JSON. */
-  body?: unknown;
-  /** The body's Content-Type; JSON's by default. */
-  contentType?: string;
-  /** The API key to send; null for none. The app's Business key by default. */
-  key?: string | null;
-  headers?: Record<string, string>;
-}
-
-/** A response as the tests read it: its text, and that text parsed when it is JSON. */
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are checked by assertions, not types
-  body: any;
-}
-
-export async function answerOf(response: Response): Promise<Answer> {
-  const text = await response.text();
-  const json = /json/.test(response.headers.get('content-type') ?? '') && text !== '';
-  return {
-    status: response.status,
-    headers: response.headers,
-    text,
-    body: json ? JSON.parse(text) : undefined,
-  };
-}
+export type { Answer, GraphQLResponse, SendOptions } from './requests.ts';
 
 /**
  * The whole gateway on a fresh database (TEST_DB picks SQLite or PostgreSQL). Requests (`fetch`, `graphql`) go
@@ -81,39 +49,11 @@ export async function startTestApp(
   const prisma = database.db.prisma;
 
   /** A request to `path` as fetch would send it, answered over the port or in-process. */
-  const request: (path: string, init?: RequestInit) => Promise<Response> = http
+  const request: Fetch = http
     ? (path, init) => fetch(`${http.url}${path}`, init)
     : injectInto(pipeline.handle);
 
-  /**
-   * A request as most tests send it: `body` as it is when a string, a form or a stream, else as JSON; the
-   * app's Business key unless `key` says otherwise (null: none); `headers` last, over the others.
-   */
-  async function send(method: string, path: string, options: SendOptions = {}): Promise<Answer> {
-    const { body, contentType = 'application/json', key = apiKey, headers = {} } = options;
-    const asIs = typeof body === 'string' || body instanceof FormData || body instanceof ReadableStream;
-    const response = await request(path, {
-      method,
-      headers: {
-        ...(body !== undefined && !(body instanceof FormData) && { 'content-type': contentType }),
-        ...(key && { 'x-api-key': key }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : asIs ? body : JSON.stringify(body),
-      duplex: 'half', // lets a stream be sent, chunked
-    } as RequestInit);
-    return answerOf(response);
-  }
-
-  /** A GraphQL request body (a string as it is, anything else as JSON) POSTed to /graphql. */
-  const postGraphQL = (body: unknown, options: Omit<SendOptions, 'body'> = {}) =>
-    send('POST', '/graphql', { ...options, body });
-
-  const graphql = (
-    query: string,
-    variables?: Record<string, unknown>,
-    options: Omit<SendOptions, 'body'> = {},
-  ): Promise<GraphQLResponse> => postGraphQL({ query, variables }, options);
+  const { send, get, post, postGraphQL, graphql } = requestHelpers(request, apiKey);
 
   /** Runs an operation that must succeed and returns its data. */
   // biome-ignore lint/suspicious/noExplicitAny: see GraphQLResponse
@@ -188,9 +128,8 @@ export async function startTestApp(
     },
     fetch: request,
     send,
-    post: (path: string, body: unknown, options: Omit<SendOptions, 'body'> = {}) =>
-      send('POST', path, { ...options, body }),
-    get: (path: string, options: Omit<SendOptions, 'body'> = {}) => send('GET', path, options),
+    post,
+    get,
     postGraphQL,
     apiKey,
     prisma,
