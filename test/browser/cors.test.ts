@@ -28,7 +28,7 @@ let otherPage: { origin: string; server: Server };
 let smallKey: string;
 beforeAll(async () => {
   [allowedPage, otherPage, browser] = await Promise.all([servePage(), servePage(), launchChromium()]);
-  app = await startTestApp({ env: { CORS_ORIGINS: allowedPage.origin } });
+  app = await startTestApp({ http: true, env: { CORS_ORIGINS: allowedPage.origin } });
   await seedDemoCatalogue(app.database.db);
   smallKey = await createTestKey(app.prisma, 'enterprise', { perMinute: 1, perDay: 100 });
 });

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { perFile } from '../support/per-file.ts';
 import { launchChromium } from './chromium.ts';
 
 export const SCREENSHOTS = resolve(
@@ -18,7 +19,7 @@ export async function startDemoGateway(): Promise<{
   browser: Browser;
   close: () => Promise<void>;
 }> {
-  const [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  const [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
   await seedDemoCatalogue(app.database.db);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
@@ -29,4 +30,10 @@ export async function startDemoGateway(): Promise<{
       await app.close();
     },
   };
+}
+
+/** The demo gateway and browser of a file, started before its tests and closed after them. */
+export function useDemoGateway() {
+  const demo = perFile(startDemoGateway, (started) => started.close());
+  return { app: perFile(async () => demo.app), browser: perFile(async () => demo.browser) };
 }

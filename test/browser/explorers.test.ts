@@ -1,18 +1,10 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { blockOutsideLoopback } from './chromium.ts';
-import { SCREENSHOTS, startDemoGateway } from './demo-gateway.ts';
+import { SCREENSHOTS, useDemoGateway } from './demo-gateway.ts';
 
-let app: TestApp;
-let browser: Browser;
-let demo: Awaited<ReturnType<typeof startDemoGateway>> | undefined;
-beforeAll(async () => {
-  demo = await startDemoGateway();
-  ({ app, browser } = demo);
-});
-afterAll(() => demo?.close());
+const { app, browser } = useDemoGateway();
 
 /**
  * A fresh browser page that fails the test on any request outside loopback and on any script error; console

@@ -1,19 +1,10 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
 import { createTestKey } from '../support/keys.ts';
 import { blockOutsideLoopback } from './chromium.ts';
-import { SCREENSHOTS, startDemoGateway } from './demo-gateway.ts';
+import { SCREENSHOTS, useDemoGateway } from './demo-gateway.ts';
 
-let app: TestApp;
-let browser: Browser;
-let demo: Awaited<ReturnType<typeof startDemoGateway>> | undefined;
-beforeAll(async () => {
-  demo = await startDemoGateway();
-  ({ app, browser } = demo);
-});
-afterAll(() => demo?.close());
+const { app, browser } = useDemoGateway();
 
 describe('the front door in a browser', () => {
   // GraphiQL's page alone takes seconds to load on a busy machine.

@@ -13,6 +13,7 @@ let browser: Browser;
 beforeAll(async () => {
   [app, browser] = await Promise.all([
     startTestApp({
+      http: true,
       env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', RATE_LIMIT_INTROSPECTION_PER_MINUTE: '5' },
     }),
     launchChromium(),

@@ -6,7 +6,7 @@ import { blockOutsideLoopback, launchChromium } from './chromium.ts';
 let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -7,7 +7,7 @@ import { launchChromium } from './chromium.ts';
 let app: TestApp;
 let browser: Browser;
 beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
   await seedDemoCatalogue(app.database.db);
 });
 afterAll(async () => {

@@ -66,6 +66,7 @@ const provoked = new Set<ErrorName>();
 
 beforeAll(async () => {
   app = await startTestApp({
+    http: true,
     env: {
       GRAPHQL_MAX_DEPTH: String(MAX_DEPTH),
       PLACE_ORDER_PER_MINUTE: String(PLACE_ORDER_PER_MINUTE),
@@ -641,7 +642,7 @@ describe('custom domains', () => {
         },
       }),
     );
-    domains = await startTestApp({ env: { DOMAINS_CONFIG: configFile } });
+    domains = await startTestApp({ http: true, env: { DOMAINS_CONFIG: configFile } });
   });
   afterAll(async () => {
     await domains?.close();

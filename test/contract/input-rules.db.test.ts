@@ -1,23 +1,20 @@
 // One input rule for both APIs: every field of every input, given each bad value, is refused with the same code
 // and message over REST (the body) and GraphQL (the operation's $input), and nothing changes in the store.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRestClient, type RestClient } from '../rest/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useRestClient } from '../rest/client.ts';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
-let rest: RestClient;
+const app = useTestApp();
+const rest = useRestClient(app);
 let ids: { categoryId: number; petId: number; orderId: number };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  rest = await createRestClient(app);
   const categoryId = (await rest.post('/categories', { name: 'Dogs', description: 'Barks' })).body.id;
   const petId = (await rest.post('/pets', { name: 'Rex', categoryId })).body.id;
   await rest.put(`/store/inventory/${petId}`, { quantity: 5 });
   const orderId = (await rest.post('/store/orders', { petId })).body.id;
   ids = { categoryId, petId, orderId };
 });
-afterAll(() => app.close());
 
 /** Everything a refused write could have touched. */
 async function snapshot() {

@@ -129,7 +129,7 @@ it('concurrent GraphQL and REST requests by id each get their own pet, or NOT_FO
     const missing = ids.map((id) => id + 1000);
     const [byGraphQL, byRest] = await Promise.all([
       Promise.all([...ids, ...missing].map((id) => app.graphql(`{ pet(id: ${id}) { id name } }`))),
-      Promise.all(ids.map(async (id) => (await fetch(`${app.url}/pets/${id}`)).json())),
+      Promise.all(ids.map(async (id) => (await app.fetch(`/pets/${id}`)).json())),
     ]);
     ids.forEach((id, i) => {
       expect(byGraphQL[i]?.body.data?.pet).toEqual({ id, name: `pet-${i}` });

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type LocalCluster, startLocalCluster } from '../../deploy/local-cluster.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { perFile } from '../support/per-file.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Each gateway's pool: at most 3 x 8 connections, beside the other test files' on the same server. */
@@ -65,3 +66,10 @@ export async function servesAgain(cluster: LocalCluster, index: number, count = 
   const target = (await answered()) + count;
   while ((await answered()) < target) await sleep(100);
 }
+
+/** A test cluster for the tests of a file (or describe block): started before them, stopped after. */
+export const useTestCluster = (env: Record<string, string> = {}): TestCluster =>
+  perFile(
+    () => startTestCluster(env),
+    (cluster) => cluster.stop(),
+  );

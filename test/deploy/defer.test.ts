@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { lockTable, postForParts } from '../support/deferred.ts';
-import { startTestCluster, type TestCluster } from './cluster.ts';
+import { useTestCluster } from './cluster.ts';
 
 // HAProxy in front (the shipped configuration) passes a deferred answer's parts on as they come: the first part
 // reaches the client while the deferred fields still wait on a locked table.
 
-let test: TestCluster;
-beforeAll(async () => {
-  test = await startTestCluster();
-});
-afterAll(() => test?.stop());
+const test = useTestCluster();
 
 it('passes the first part of a deferred answer through HAProxy before the deferred work is done', async () => {
   const { key } = await createApiKey(test.database.db.prisma, { plan: 'pro' });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerStats } from '../../deploy/local-cluster.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { send } from '../support/node-http.ts';
-import { startTestCluster, type TestCluster } from './cluster.ts';
+import { useTestCluster } from './cluster.ts';
 
 const count = <T>(items: T[], value: T) => items.filter((item) => item === value).length;
 
@@ -14,13 +14,9 @@ const answeredBetween = (before: ServerStats[], after: ServerStats[]) =>
   });
 
 describe('rate limits and stock through HAProxy, over three gateways sharing PostgreSQL and Redis', () => {
-  let test: TestCluster;
-  beforeAll(async () => {
-    // A Redis command slower than 500 ms (a stalled machine) is then refused with 503 instead of counted by
-    // that gateway alone: what these tests count is the shared counters, never the fallback.
-    test = await startTestCluster({ RATE_LIMIT_ON_REDIS_FAILURE: 'closed' });
-  });
-  afterAll(() => test?.stop());
+  // A Redis command slower than 500 ms (a stalled machine) is then refused with 503 instead of counted by
+  // that gateway alone: what these tests count is the shared counters, never the fallback.
+  const test = useTestCluster({ RATE_LIMIT_ON_REDIS_FAILURE: 'closed' });
 
   it("admits exactly a Free key's 60 a minute, although each gateway gets fewer than 60 of the requests", async () => {
     const { cluster } = test;

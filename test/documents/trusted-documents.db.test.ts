@@ -44,23 +44,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** POSTs a GraphQL request body to /graphql with `key` (none: anonymous). */
-async function post(body: unknown, key?: string) {
-  const response = await fetch(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
-
-async function get(params: Record<string, string>, key?: string) {
-  const response = await fetch(`${app.url}/graphql?${new URLSearchParams(params)}`, {
-    headers: { accept: 'application/json', ...(key && { 'x-api-key': key }) },
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
-
 const orders = () => app.prisma.order.count();
 
 // The tests run in order: the first registers, through the CLI, the documents the others run.
@@ -154,22 +137,25 @@ async function fileWith(name: string, text: string) {
 
 describe('a registered document', () => {
   it('runs by documentId over POST, as its text does', async () => {
-    const byText = await post({ query: PETS, variables: { first: 2 } });
-    const byId = await post({ documentId: idOf(PETS), variables: { first: 2 } });
+    const byText = await app.postGraphQL({ query: PETS, variables: { first: 2 } }, { key: null });
+    const byId = await app.postGraphQL({ documentId: idOf(PETS), variables: { first: 2 } }, { key: null });
     expect(byId.status).toBe(200);
     expect(byId.body).toEqual(byText.body);
     expect(byId.body.data.pets.edges.length).toBeGreaterThan(0);
   });
 
   it('runs by GET /graphql?documentId=...&variables=... for queries, and never for mutations', async () => {
-    const answer = await get({ documentId: idOf(PETS), variables: JSON.stringify({ first: 1 }) });
+    const answer = await app.get(
+      `/graphql?${new URLSearchParams({ documentId: idOf(PETS), variables: JSON.stringify({ first: 1 }) })}`,
+      { key: null, headers: { accept: 'application/json' } },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.data.pets.edges).toHaveLength(1);
 
     const before = await orders();
-    const mutation = await get(
-      { documentId: idOf(ORDER), variables: JSON.stringify({ petId: pet.id }) },
-      app.apiKey,
+    const mutation = await app.get(
+      `/graphql?${new URLSearchParams({ documentId: idOf(ORDER), variables: JSON.stringify({ petId: pet.id }) })}`,
+      { key: app.apiKey ?? null, headers: { accept: 'application/json' } },
     );
     expect(mutation.status).toBe(405);
     expect(await orders()).toBe(before);
@@ -179,15 +165,25 @@ describe('a registered document', () => {
     const key = await createTestKey(app.prisma, 'free');
     const remaining = async (send: () => Promise<{ headers: Headers }>) =>
       Number((await send()).headers.get('x-ratelimit-remaining'));
-    const first = await remaining(() => post({ documentId: idOf(PETS) }, key));
-    expect(await remaining(() => get({ documentId: idOf(PETS) }, key))).toBe(first - 1);
-    expect(await remaining(() => post({ documentId: idOf('nothing') }, key))).toBe(first - 2);
-    expect(await remaining(() => post({ query: PETS }, key))).toBe(first - 3);
+    const first = await remaining(() => app.postGraphQL({ documentId: idOf(PETS) }, { key: key ?? null }));
+    expect(
+      await remaining(() =>
+        app.get(`/graphql?${new URLSearchParams({ documentId: idOf(PETS) })}`, {
+          key: key ?? null,
+          headers: { accept: 'application/json' },
+        }),
+      ),
+    ).toBe(first - 1);
+    expect(
+      await remaining(() => app.postGraphQL({ documentId: idOf('nothing') }, { key: key ?? null })),
+    ).toBe(first - 2);
+    expect(await remaining(() => app.postGraphQL({ query: PETS }, { key: key ?? null }))).toBe(first - 3);
   });
 
   it("a stored mutation still meets placeOrder's per-field limit and the key's scopes", async () => {
     const key = await createTestKey(app.prisma, 'business');
-    const place = () => post({ documentId: idOf(ORDER), variables: { petId: pet.id } }, key);
+    const place = () =>
+      app.postGraphQL({ documentId: idOf(ORDER), variables: { petId: pet.id } }, { key: key ?? null });
     expect((await place()).status).toBe(200);
     expect((await place()).status).toBe(200);
     const before = await orders();
@@ -197,9 +193,9 @@ describe('a registered document', () => {
     expect(await orders()).toBe(before);
 
     const pets = await app.prisma.pet.count();
-    const forbidden = await post(
+    const forbidden = await app.postGraphQL(
       { documentId: idOf(CREATE_PET), variables: { input: { name: 'No', categoryId: pet.categoryId } } },
-      keys.ordersOnly,
+      { key: keys.ordersOnly ?? null },
     );
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.errors[0].extensions).toMatchObject({
@@ -213,27 +209,43 @@ describe('a registered document', () => {
 describe('trusted-documents modes', () => {
   it('require: a key so marked runs registered documents only; text is 400 DOCUMENT_NOT_TRUSTED and runs nothing', async () => {
     const before = await orders();
-    const text = await post({ query: ORDER, variables: { petId: pet.id } }, keys.require);
+    const text = await app.postGraphQL(
+      { query: ORDER, variables: { petId: pet.id } },
+      { key: keys.require ?? null },
+    );
     expect(text.status).toBe(400);
     expect(text.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_TRUSTED', status: 400 });
     expect(text.body.data).toBeUndefined();
-    const textGet = await get({ query: PETS }, keys.require);
+    const textGet = await app.get(`/graphql?${new URLSearchParams({ query: PETS })}`, {
+      key: keys.require ?? null,
+      headers: { accept: 'application/json' },
+    });
     expect(textGet.status).toBe(400);
     expect(textGet.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_TRUSTED' });
     expect(await orders()).toBe(before);
 
-    const stored = await post({ documentId: idOf(ORDER), variables: { petId: pet.id } }, keys.require);
+    const stored = await app.postGraphQL(
+      { documentId: idOf(ORDER), variables: { petId: pet.id } },
+      { key: keys.require ?? null },
+    );
     expect(stored.status).toBe(200);
     expect(stored.body.data.placeOrder.quantity).toBe(1);
-    expect((await get({ documentId: idOf(PETS) }, keys.require)).status).toBe(200);
+    expect(
+      (
+        await app.get(`/graphql?${new URLSearchParams({ documentId: idOf(PETS) })}`, {
+          key: keys.require ?? null,
+          headers: { accept: 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('require: in a batch, each entry is judged on its own, and each is counted', async () => {
-    const first = await post({ documentId: idOf(PETS) }, keys.require);
+    const first = await app.postGraphQL({ documentId: idOf(PETS) }, { key: keys.require ?? null });
     const remaining = Number(first.headers.get('x-ratelimit-remaining'));
-    const batch = await post(
+    const batch = await app.postGraphQL(
       [{ documentId: idOf(PETS), variables: { first: 1 } }, { query: PETS }],
-      keys.require,
+      { key: keys.require ?? null },
     );
     expect(batch.status).toBe(200);
     expect(batch.body[0].data.pets.edges).toHaveLength(1);
@@ -242,31 +254,34 @@ describe('trusted-documents modes', () => {
   });
 
   it('allow (the default): text and ids both run', async () => {
-    expect((await post({ query: PETS }, app.apiKey)).status).toBe(200);
-    expect((await post({ documentId: idOf(PETS) }, app.apiKey)).status).toBe(200);
-    expect((await post({ query: PETS })).status).toBe(200);
+    expect((await app.postGraphQL({ query: PETS }, { key: app.apiKey ?? null })).status).toBe(200);
+    expect((await app.postGraphQL({ documentId: idOf(PETS) }, { key: app.apiKey ?? null })).status).toBe(200);
+    expect((await app.postGraphQL({ query: PETS }, { key: null })).status).toBe(200);
   });
 
   it('off: a key so marked sends text only', async () => {
-    const byId = await post({ documentId: idOf(PETS) }, keys.off);
+    const byId = await app.postGraphQL({ documentId: idOf(PETS) }, { key: keys.off ?? null });
     expect(byId.status).toBe(400);
     expect(byId.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_TRUSTED' });
-    expect((await post({ query: PETS }, keys.off)).status).toBe(200);
+    expect((await app.postGraphQL({ query: PETS }, { key: keys.off ?? null })).status).toBe(200);
   });
 
   it('an unknown documentId is 400 DOCUMENT_NOT_FOUND; a malformed one 400 VALIDATION_FAILED; neither runs', async () => {
     for (const key of [app.apiKey, keys.require]) {
-      const unknown = await post({ documentId: idOf('{ pets { edges { node { id } } } }') }, key);
+      const unknown = await app.postGraphQL(
+        { documentId: idOf('{ pets { edges { node { id } } } }') },
+        { key: key ?? null },
+      );
       expect(unknown.status).toBe(400);
       expect(unknown.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_FOUND', status: 400 });
       expect(unknown.body.errors[0].message).toContain('npm run documents -- add');
       for (const documentId of ['sha256:xyz', idOf(PETS).slice('sha256:'.length), 42]) {
-        const malformed = await post({ documentId }, key);
+        const malformed = await app.postGraphQL({ documentId }, { key: key ?? null });
         expect(malformed.status, String(documentId)).toBe(400);
         expect(malformed.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
       }
     }
-    const none = await post({ variables: {} }, app.apiKey);
+    const none = await app.postGraphQL({ variables: {} }, { key: app.apiKey ?? null });
     expect(none.status).toBe(400);
     expect(none.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
@@ -276,7 +291,7 @@ describe('trusted-documents modes', () => {
     try {
       await runDocumentsCommand({ command: 'add', files: [path.join(dir, 'pets.graphql')] }, strict.prisma);
       const fetchIt = (body: unknown, key?: string) =>
-        fetch(`${strict.url}/graphql`, {
+        strict.fetch(`/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
           body: JSON.stringify(body),

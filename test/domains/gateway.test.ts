@@ -23,7 +23,7 @@ beforeAll(async () => {
       },
     }),
   );
-  app = await startTestApp({ env: { DOMAINS_CONFIG: configFile } });
+  app = await startTestApp({ http: true, env: { DOMAINS_CONFIG: configFile } });
 });
 afterAll(async () => {
   await app.close();

@@ -28,7 +28,7 @@ let app: TestApp;
 let pet: { id: number; name: string };
 const keys = { allow: '', off: '', require: '' };
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
   pet = await app.createPet({ name: 'Client' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 50 }) { quantity } }`);
   for (const mode of ['allow', 'off', 'require'] as const) {
@@ -184,14 +184,6 @@ describe("Apollo Client's persisted-queries link", () => {
 });
 
 describe('the persisted-query hash sent by hand', () => {
-  const post = async (body: unknown, key = keys.allow) => {
-    const response = await fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() };
-  };
   const QUERY = '{ pets(first: 1) { edges { node { id } } } }';
 
   it('takes the hash with or without sha256:, and refuses a text whose hash is not its own without keeping it', async () => {
@@ -201,26 +193,32 @@ describe('the persisted-query hash sent by hand', () => {
       extensions: { persistedQuery: { version: 1, sha256Hash } },
     });
 
-    const wrong = await post({ query: QUERY, ...persistedQuery(hash) });
+    const wrong = await app.postGraphQL({ query: QUERY, ...persistedQuery(hash) }, { key: keys.allow });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
-    const notKept = await post(persistedQuery(hash));
+    const notKept = await app.postGraphQL(persistedQuery(hash), { key: keys.allow });
     expect(notKept.body.errors[0].extensions).toMatchObject({
       code: 'PERSISTED_QUERY_NOT_FOUND',
       status: 400,
     });
 
-    expect((await post({ query: text, ...persistedQuery(`sha256:${hash}`) })).status).toBe(200);
+    expect(
+      (await app.postGraphQL({ query: text, ...persistedQuery(`sha256:${hash}`) }, { key: keys.allow }))
+        .status,
+    ).toBe(200);
     for (const sent of [hash, `sha256:${hash}`]) {
-      const again = await post(persistedQuery(sent));
+      const again = await app.postGraphQL(persistedQuery(sent), { key: keys.allow });
       expect(again.status).toBe(200);
       expect(again.body.data.pets.edges).toHaveLength(1);
     }
     for (const malformed of ['', 'abc', hash.toUpperCase(), `sha1:${hash}`]) {
-      const refused = await post(persistedQuery(malformed));
+      const refused = await app.postGraphQL(persistedQuery(malformed), { key: keys.allow });
       expect(refused.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
     }
-    const version2 = await post({ extensions: { persistedQuery: { version: 2, sha256Hash: hash } } });
+    const version2 = await app.postGraphQL(
+      { extensions: { persistedQuery: { version: 2, sha256Hash: hash } } },
+      { key: keys.allow },
+    );
     expect(version2.body.errors[0].extensions).toMatchObject({ code: 'PERSISTED_QUERY_NOT_SUPPORTED' });
   });
 
@@ -228,11 +226,11 @@ describe('the persisted-query hash sent by hand', () => {
     const text = 'query OnlyAutomatic { pets(first: 1) { edges { node { id } } } }';
     const hash = sha256(text);
     const persistedQuery = { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } };
-    expect((await post({ query: text, ...persistedQuery })).status).toBe(200);
-    expect((await post(persistedQuery)).status).toBe(200);
-    const strict = await post(persistedQuery, keys.require);
+    expect((await app.postGraphQL({ query: text, ...persistedQuery }, { key: keys.allow })).status).toBe(200);
+    expect((await app.postGraphQL(persistedQuery, { key: keys.allow })).status).toBe(200);
+    const strict = await app.postGraphQL(persistedQuery, { key: keys.require });
     expect(strict.body.errors[0].extensions).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
-    const withText = await post({ query: text, ...persistedQuery }, keys.require);
+    const withText = await app.postGraphQL({ query: text, ...persistedQuery }, { key: keys.require });
     expect(withText.body.errors[0].extensions).toMatchObject({ code: 'DOCUMENT_NOT_TRUSTED' });
   });
 });

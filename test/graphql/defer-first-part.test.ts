@@ -14,7 +14,7 @@ let petId: number;
 let schema: string;
 beforeAll(async () => {
   process.env.TEST_DB = 'postgresql';
-  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
   schema = new URL(app.database.url).searchParams.get('schema') as string;
   petId = (await app.createPet({ name: 'Waiting' })).id;
 });

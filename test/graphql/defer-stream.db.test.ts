@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 let app: TestApp;
 const pets: { id: number; name: string }[] = [];
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
   for (const [name, quantity] of [
     ['Deferred one', 3],
     ['Deferred two', 4],

@@ -34,6 +34,7 @@ let supergraph: string;
 
 beforeAll(async () => {
   app = await startTestApp({
+    http: true,
     // A minute window longer than the test: the quota it reads cannot start over in between.
     env: { FEDERATION: 'on', RATE_LIMIT_MINUTE_SECONDS: '3600' },
     onQuery: (sql) => statements.push(sql),

@@ -31,7 +31,7 @@ it('pet(id:) answers ENDPOINT_SUNSET (410) once the sunset passes, as REST does;
   expect(await reason()).toBe(REASON);
   const before = await app.graphql(query, { id: petId });
   expect(before.body).toEqual({ data: { pet: { id: petId, name: 'Rex' } } });
-  expect((await fetch(`${app.url}/pets/${petId}`)).status).toBe(200);
+  expect((await app.fetch(`/pets/${petId}`)).status).toBe(200);
 
   clock = SUNSET;
   // The same query again: a result cached before the sunset must not answer after it.
@@ -47,7 +47,7 @@ it('pet(id:) answers ENDPOINT_SUNSET (410) once the sunset passes, as REST does;
       extensions: { code: 'ENDPOINT_SUNSET', status: 410 },
     },
   ]);
-  const rest = await fetch(`${app.url}/pets/${petId}`);
+  const rest = await app.fetch(`/pets/${petId}`);
   expect(rest.status).toBe(410);
   expect((await rest.json()).code).toBe('ENDPOINT_SUNSET');
 

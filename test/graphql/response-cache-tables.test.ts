@@ -1,29 +1,18 @@
 import Sqlite from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startCountingTestApp, type TestApp } from '../support/app.ts';
+import { expect, it } from 'vitest';
+import { useCountingTestApp } from '../support/app.ts';
 
 // The response cache drops only the results that read a table that changed (per-table counters kept by
 // triggers, src/db/store-version.ts): a write to orders or stock leaves cached pets in place, and a change to
 // the tables a result read shows at once, whoever made it.
 
-let app: TestApp;
-let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
-
-beforeAll(async () => {
-  ({ app, storeStatementsOf } = await startCountingTestApp());
-});
-afterAll(() => app.close());
+const { app, storeStatementsOf } = useCountingTestApp();
 
 // A pet with its category's name, as the benchmark reads it: no stock, no orders.
 const PET = 'query($id: Int64!) { pets(ids: [$id]) { edges { node { id name category { name } } } } }';
 const petOf = (data: { pets: { edges: { node: unknown }[] } }) => data.pets.edges[0]?.node;
 const STOCK = 'query($petId: Int64!) { inventoryItem(petId: $petId) { quantity status } }';
 
-async function restockedPet(name: string, quantity: number) {
-  const pet = await app.createPet({ name });
-  await setStock(pet.id, quantity);
-  return pet;
-}
 const setStock = (petId: number, quantity: number) =>
   app.ok(
     'mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }',
@@ -43,7 +32,7 @@ function script(sql: string, ...params: unknown[]) {
 }
 
 it('keeps a pet read across orders placed and cancelled and stock set, without running SQL', async () => {
-  const pet = await restockedPet('Steady', 5);
+  const pet = await app.createPet({ name: 'Steady', quantity: 5 });
   const first = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
   expect(first.sql.length).toBeGreaterThan(0);
 
@@ -60,7 +49,7 @@ it('keeps a pet read across orders placed and cancelled and stock set, without r
 });
 
 it('shows a pet or category write made through the API at once', async () => {
-  const pet = await restockedPet('Before', 1);
+  const pet = await app.createPet({ name: 'Before', quantity: 1 });
   await app.ok(PET, { id: pet.id });
   await app.ok('mutation($id: Int64!) { updatePet(id: $id, input: { name: "After" }) { id } }', {
     id: pet.id,
@@ -77,7 +66,7 @@ it('shows a pet or category write made through the API at once', async () => {
 });
 
 it('shows a pet or category write made by a script on the database file at once', async () => {
-  const pet = await restockedPet('Scripted', 1);
+  const pet = await app.createPet({ name: 'Scripted', quantity: 1 });
   await app.ok(PET, { id: pet.id });
   script('UPDATE "Pet" SET "name" = ? WHERE "id" = ?', 'Renamed by a script', pet.id);
   expect(petOf(await app.ok(PET, { id: pet.id }))).toMatchObject({ name: 'Renamed by a script' });
@@ -89,7 +78,7 @@ it('shows a pet or category write made by a script on the database file at once'
 });
 
 it('shows an order in the stock it took at once, and a script setting the stock', async () => {
-  const pet = await restockedPet('Stocked', 3);
+  const pet = await app.createPet({ name: 'Stocked', quantity: 3 });
   expect((await app.ok(STOCK, { petId: pet.id })).inventoryItem).toEqual({
     quantity: 3,
     status: 'available',

@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
-import { startCountingTestApp, type TestApp } from '../support/app.ts';
+import { useCountingTestApp } from '../support/app.ts';
 
 // The response cache (src/graphql/plugins/response-cache.ts), on by default on SQLite, the only store with a
 // per-request check of "has anything changed?" (response-cache-off.db.test.ts: where it is off).
 
-let app: TestApp;
-let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
-
-beforeAll(async () => {
-  ({ app, storeStatementsOf } = await startCountingTestApp());
-});
-afterAll(() => app.close());
+const { app, storeStatementsOf } = useCountingTestApp();
 
 const PET = 'query($id: Int64!) { pets(ids: [$id]) { edges { node { id name inventory { quantity } } } } }';
 const petOf = (data: { pets: { edges: { node: unknown }[] } }) => data.pets.edges[0]?.node;
 
-async function restockedPet(name: string, quantity: number) {
-  const pet = await app.createPet({ name });
-  await app.ok(
-    'mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }',
-    { petId: pet.id, q: quantity },
-  );
-  return pet;
-}
-
 it('answers a repeated read without running SQL, and the same answer', async () => {
-  const pet = await restockedPet('Echo', 3);
+  const pet = await app.createPet({ name: 'Echo', quantity: 3 });
   const first = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
   const second = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
   expect(first.sql.length).toBeGreaterThan(0);
@@ -35,7 +20,7 @@ it('answers a repeated read without running SQL, and the same answer', async () 
 });
 
 it('shows a write made through the API at once, including a side effect the write does not return', async () => {
-  const pet = await restockedPet('Ordered', 3);
+  const pet = await app.createPet({ name: 'Ordered', quantity: 3 });
   await app.ok(PET, { id: pet.id });
   // placeOrder returns the order, not the pet; the pet's stock changes all the same.
   await app.ok('mutation($petId: Int64!) { placeOrder(input: { petId: $petId, quantity: 2 }) { id } }', {
@@ -45,7 +30,7 @@ it('shows a write made through the API at once, including a side effect the writ
 });
 
 it('shows a write committed by another connection (another gateway process, a script) at once', async () => {
-  const pet = await restockedPet('Elsewhere', 3);
+  const pet = await app.createPet({ name: 'Elsewhere', quantity: 3 });
   await app.ok(PET, { id: pet.id });
   const other = await openDatabase(app.database.url);
   try {
@@ -57,13 +42,13 @@ it('shows a write committed by another connection (another gateway process, a sc
 });
 
 it('caches REST reads too, and shows REST writes at once', async () => {
-  const pet = await restockedPet('Rest', 3);
-  const get = () => fetch(`${app.url}/pets/${pet.id}`).then((response) => response.json());
+  const pet = await app.createPet({ name: 'Rest', quantity: 3 });
+  const get = () => app.fetch(`/pets/${pet.id}`).then((response) => response.json());
   const first = await storeStatementsOf(get);
   const second = await storeStatementsOf(get);
   expect(second.sql).toEqual([]);
   expect(second.result).toEqual(first.result);
-  const renamed = await fetch(`${app.url}/pets/${pet.id}`, {
+  const renamed = await app.fetch(`/pets/${pet.id}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
     body: JSON.stringify({ name: 'Rest renamed', categoryId: pet.categoryId, status: 'available' }),
@@ -101,11 +86,13 @@ it('keys results by variables and by operation name', async () => {
   const document = `query First { pets(ids: [${first.id}]) { edges { node { name } } } }
     query Second { pets(ids: [${second.id}]) { edges { node { name } } } }`;
   const run = (operationName: string) =>
-    fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: document, operationName }),
-    }).then((response) => response.json());
+    app
+      .fetch(`/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: document, operationName }),
+      })
+      .then((response) => response.json());
   expect(petOf((await run('First')).data)).toEqual({ name: 'Key one' });
   expect(petOf((await run('Second')).data)).toEqual({ name: 'Key two' });
   expect(petOf((await run('First')).data)).toEqual({ name: 'Key one' });

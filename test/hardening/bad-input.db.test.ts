@@ -1,20 +1,10 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { collectingLogger } from '../support/log-lines.ts';
 
 // The gateway's log lines: bad input is the client's fault, never logged as the server's (warn or error).
-const logLines: { level: number; msg?: string }[] = [];
-const logger = pino(
-  { level: 'info' },
-  new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  }),
-);
+const { logger, lines: logLines } = collectingLogger<{ level: number; msg?: string }>();
 
 let app: TestApp;
 let petId: number;
@@ -25,16 +15,6 @@ beforeAll(async () => {
   await app.createPet({ name: 'Fido', categoryId });
 });
 afterAll(() => app?.close());
-
-const rest = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-};
 
 /** What the store holds: changed by nothing this file refuses. */
 const snapshot = async () =>
@@ -104,7 +84,7 @@ describe('text fields refuse control characters and lone surrogates, on both API
         expect(refusal.message, query).toMatch(new RegExp(`^${write.field}: must`));
 
         const [method, path, body] = write.rest as [string, string, unknown];
-        const answer = await rest(method, path, body);
+        const answer = await app.send(method, path, { body });
         expect(answer, `${method} ${path}`).toMatchObject({
           status: 400,
           body: {
@@ -126,7 +106,7 @@ describe('text fields refuse control characters and lone surrogates, on both API
   it('refuses tab and line breaks in a name', async () => {
     const before = await snapshot();
     for (const bad of LINE_BREAKS) {
-      const answer = await rest('POST', '/categories', { name: `Two${bad}lines` });
+      const answer = await app.send('POST', '/categories', { body: { name: `Two${bad}lines` } });
       expect(answer.body, JSON.stringify(bad)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
     }
     expect(await snapshot()).toBe(before);
@@ -134,10 +114,10 @@ describe('text fields refuse control characters and lone surrogates, on both API
 
   it('keeps tab and line breaks inside a description, and any printable text anywhere', async () => {
     const description = 'Line one\r\n\tLine two\nNicht übel 🐕 ‮';
-    const created = await rest('POST', '/categories', { name: 'Hunde 🐕 «ok»', description });
+    const created = await app.send('POST', '/categories', { body: { name: 'Hunde 🐕 «ok»', description } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Hunde 🐕 «ok»', description });
-    expect(await rest('DELETE', `/categories/${created.body.id}`)).toMatchObject({ status: 204 });
+    expect(await app.send('DELETE', `/categories/${created.body.id}`)).toMatchObject({ status: 204 });
   });
 });
 
@@ -185,7 +165,7 @@ describe('paging cursors the gateway did not issue are 400 naming the argument',
       }
     }
     for (const path of ['/pets', '/categories', '/store/orders', '/store/inventory']) {
-      const answer = await rest('GET', `${path}?cursor=${encodeURIComponent(cursor)}`);
+      const answer = await app.send('GET', `${path}?cursor=${encodeURIComponent(cursor)}`);
       expect(answer, path).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', status: 400 } });
       expect(answer.body.message, path).toMatch(/^cursor: is not a cursor from this API/);
     }
@@ -198,7 +178,7 @@ describe('paging cursors the gateway did not issue are 400 naming the argument',
       c: cursor,
     });
     expect(next.pets.edges).toEqual([{ node: { name: 'Fido' } }]);
-    const page = await rest('GET', `/pets?limit=1&cursor=${encodeURIComponent(cursor)}`);
+    const page = await app.send('GET', `/pets?limit=1&cursor=${encodeURIComponent(cursor)}`);
     expect(page).toMatchObject({ status: 200, body: [{ name: 'Fido' }] });
   });
 });
@@ -239,27 +219,23 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
     expect(await snapshot()).toBe(before);
   });
 
-  const post = (body: unknown) =>
-    fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-
   it('a list 30,000 deep, within the body limit', async () => {
     const deep = `${'['.repeat(30_000)}1${']'.repeat(30_000)}`;
-    const answer = await post(`{"query":${JSON.stringify(READ)},"variables":{"ids":${deep}}}`);
+    const answer = await app.postGraphQL(`{"query":${JSON.stringify(READ)},"variables":{"ids":${deep}}}`);
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toEqual(REFUSAL);
+    expect(answer.body).toEqual(REFUSAL);
   });
 
   it('refuses it in any entry of a batch, and in extensions', async () => {
-    const batch = await post([{ query: '{ __typename }' }, { query: READ, variables: { ids: list(3000) } }]);
+    const batch = await app.postGraphQL([
+      { query: '{ __typename }' },
+      { query: READ, variables: { ids: list(3000) } },
+    ]);
     expect(batch.status).toBe(400);
-    expect(await batch.json()).toEqual(REFUSAL);
-    const extensions = await post({ query: '{ __typename }', extensions: object(3000) });
+    expect(batch.body).toEqual(REFUSAL);
+    const extensions = await app.postGraphQL({ query: '{ __typename }', extensions: object(3000) });
     expect(extensions.status).toBe(400);
-    expect((await extensions.json()).errors[0].message).toBe(
+    expect(extensions.body.errors[0].message).toBe(
       `extensions: nested deeper than ${MAX_VARIABLE_DEPTH} levels`,
     );
   });
@@ -286,7 +262,7 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
       expect(answer.body, query.slice(0, 60)).toEqual(refusal);
       expect(answer.status).toBe(400);
     }
-    const viaGet = await fetch(`${app.url}/graphql?query=${encodeURIComponent(listLiteral(limit))}`);
+    const viaGet = await app.fetch(`/graphql?query=${encodeURIComponent(listLiteral(limit))}`);
     expect(viaGet.status).toBe(400);
     expect(await viaGet.json()).toEqual(refusal);
   });
@@ -316,7 +292,7 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
   });
 
   it('refuses a deep REST body as a field of the wrong type', async () => {
-    const answer = await rest('POST', '/categories', { name: list(3000) });
+    const answer = await app.send('POST', '/categories', { body: { name: list(3000) } });
     expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', status: 400 } });
     expect(answer.body.message).toMatch(/^name: /);
   });
@@ -325,7 +301,7 @@ describe(`variables nested deeper than ${MAX_VARIABLE_DEPTH} levels are refused 
 describe('the GraphQL endpoint answers refusals of the body with the Error object', () => {
   it('invalid JSON: 400, and nothing of the parser (originalError) in the answer', async () => {
     for (const accept of ['application/json', 'application/graphql-response+json', '*/*']) {
-      const response = await fetch(`${app.url}/graphql`, {
+      const response = await app.fetch(`/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept },
         body: '{"query": "{ __typename }"',
@@ -344,8 +320,8 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
     ['POST', 'image/png'],
     ['POST', 'text/html'],
   ])('%s accepting only %s: 406 with the Error object and the rate-limit headers', async (method, accept) => {
-    const response = await fetch(
-      `${app.url}/graphql${method === 'GET' ? `?query=${encodeURIComponent('{ __typename }')}` : ''}`,
+    const response = await app.fetch(
+      `/graphql${method === 'GET' ? `?query=${encodeURIComponent('{ __typename }')}` : ''}`,
       {
         method,
         headers: { accept, 'x-api-key': app.apiKey, 'content-type': 'application/json' },
@@ -364,7 +340,7 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
   it.each(['text/json', 'application/xml', 'image/png', 'application/jsonx'])(
     'a body of %s: 415 with the Error object and the rate-limit headers',
     async (type) => {
-      const response = await fetch(`${app.url}/graphql`, {
+      const response = await app.fetch(`/graphql`, {
         method: 'POST',
         headers: { 'content-type': type, 'x-api-key': app.apiKey },
         body: '{"query":"{ __typename }"}',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { type Answer, startTestApp, type TestApp } from '../support/app.ts';
 
 // Small limits, so that each is reached by a short document.
 const LIMITS = {
@@ -16,25 +16,6 @@ beforeAll(async () => {
   app = await startTestApp({ env: LIMITS });
 });
 afterAll(() => app?.close());
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: checked by assertions
-  body: any;
-}
-
-async function post(body: BodyInit, contentType = 'application/json'): Promise<Answer> {
-  const response = await fetch(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': contentType, 'x-api-key': app.apiKey },
-    body,
-    duplex: 'half',
-  } as RequestInit);
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
-
-const postQuery = (query: string) => post(JSON.stringify({ query }));
 
 /** The refusal: HTTP status, the Error object in the only error's extensions, and the rate-limit headers. */
 function expectRefusal(answer: Answer, code: string, status: number, message: string) {
@@ -56,14 +37,14 @@ describe('request body size (GRAPHQL_MAX_BODY_BYTES)', () => {
   };
 
   it('accepts a body of exactly the limit', async () => {
-    const answer = await post(mutationOfSize(1000));
+    const answer = await app.postGraphQL(mutationOfSize(1000));
     expect(answer.body.errors).toBeUndefined();
     expect(answer.status).toBe(200);
   });
 
   it('refuses a larger body from its Content-Length, 413 PAYLOAD_TOO_LARGE, and creates nothing', async () => {
     const before = await app.count('category');
-    expectRefusal(await post(mutationOfSize(1001)), 'PAYLOAD_TOO_LARGE', 413, TOO_LARGE);
+    expectRefusal(await app.postGraphQL(mutationOfSize(1001)), 'PAYLOAD_TOO_LARGE', 413, TOO_LARGE);
     expect(await app.count('category')).toBe(before);
   });
 
@@ -77,16 +58,18 @@ describe('request body size (GRAPHQL_MAX_BODY_BYTES)', () => {
         controller.close();
       },
     });
-    expectRefusal(await post(chunked), 'PAYLOAD_TOO_LARGE', 413, TOO_LARGE);
+    expectRefusal(await app.postGraphQL(chunked), 'PAYLOAD_TOO_LARGE', 413, TOO_LARGE);
     expect(await app.count('category')).toBe(before);
   });
 });
 
 describe('GraphQL document limits', () => {
   it('accepts a document at the depth limit and refuses a deeper one with QUERY_TOO_COMPLEX', async () => {
-    expect((await postQuery('{ categories { edges { node { name } } } }')).status).toBe(200);
+    expect((await app.postGraphQL({ query: '{ categories { edges { node { name } } } }' })).status).toBe(200);
     expectRefusal(
-      await postQuery('{ categories { edges { node { pets { pageInfo { hasNextPage } } } } } }'),
+      await app.postGraphQL({
+        query: '{ categories { edges { node { pets { pageInfo { hasNextPage } } } } } }',
+      }),
       'QUERY_TOO_COMPLEX',
       400,
       tooComplex('Query depth limit of 4 exceeded, found 6.'),
@@ -96,9 +79,10 @@ describe('GraphQL document limits', () => {
   it('refuses a mutation beyond a limit before it runs: nothing is created', async () => {
     const before = await app.count('category');
     expectRefusal(
-      await postQuery(
-        'mutation { a: createCategory(input: { name: "A" }) { id } b: createCategory(input: { name: "B" }) { id } c: createCategory(input: { name: "C" }) { id } }',
-      ),
+      await app.postGraphQL({
+        query:
+          'mutation { a: createCategory(input: { name: "A" }) { id } b: createCategory(input: { name: "B" }) { id } c: createCategory(input: { name: "C" }) { id } }',
+      }),
       'QUERY_TOO_COMPLEX',
       400,
       tooComplex('Aliases limit of 2 exceeded, found 3.'),
@@ -106,35 +90,24 @@ describe('GraphQL document limits', () => {
     expect(await app.count('category')).toBe(before);
   });
 
-  it('refuses a document over the cost limit', async () => {
-    expectRefusal(
-      await postQuery(
-        '{ categories { edges { node { id name description } } } pets { edges { node { id name } } } }',
-      ),
-      'QUERY_TOO_COMPLEX',
-      400,
-      tooComplex('Query Cost limit of 35 exceeded, found 35.875.'),
-    );
-  });
-
-  it('refuses a document with too many directives', async () => {
-    expectRefusal(
-      await postQuery(
-        '{ __typename @skip(if: false) pets @include(if: true) { pageInfo @skip(if: false) { hasNextPage } } }',
-      ),
-      'QUERY_TOO_COMPLEX',
-      400,
-      tooComplex('Directives limit of 2 exceeded, found 3.'),
-    );
-  });
-
-  it('refuses a document with too many tokens, while parsing it', async () => {
-    expectRefusal(
-      await postQuery(`{ ${'__typename '.repeat(60)}}`),
-      'QUERY_TOO_COMPLEX',
-      400,
-      tooComplex('Token limit of 60 exceeded.'),
-    );
+  it.each([
+    [
+      'over the cost limit',
+      '{ categories { edges { node { id name description } } } pets { edges { node { id name } } } }',
+      'Query Cost limit of 35 exceeded, found 35.875.',
+    ],
+    [
+      'with too many directives',
+      '{ __typename @skip(if: false) pets @include(if: true) { pageInfo @skip(if: false) { hasNextPage } } }',
+      'Directives limit of 2 exceeded, found 3.',
+    ],
+    [
+      'with too many tokens, while parsing it',
+      `{ ${'__typename '.repeat(60)}}`,
+      'Token limit of 60 exceeded.',
+    ],
+  ])('refuses a document %s', async (_, query, limit) => {
+    expectRefusal(await app.postGraphQL({ query }), 'QUERY_TOO_COMPLEX', 400, tooComplex(limit));
   });
 });
 
@@ -155,7 +128,12 @@ describe('cross-site request forgery', () => {
     'refuses a POST a web page could send without a preflight (%s) with 415, and changes nothing',
     async (type, body) => {
       const before = await app.count('category');
-      expectRefusal(await post(body, type), 'UNSUPPORTED_MEDIA_TYPE', 415, REFUSED(type));
+      expectRefusal(
+        await app.postGraphQL(body, { contentType: type }),
+        'UNSUPPORTED_MEDIA_TYPE',
+        415,
+        REFUSED(type),
+      );
       expect(await app.count('category')).toBe(before);
     },
   );
@@ -163,7 +141,7 @@ describe('cross-site request forgery', () => {
   it('refuses a multipart form POST', async () => {
     const form = new FormData();
     form.set('operations', JSON.stringify({ query: '{ __typename }' }));
-    const response = await fetch(`${app.url}/graphql`, { method: 'POST', body: form });
+    const response = await app.fetch(`/graphql`, { method: 'POST', body: form });
     expect(response.status).toBe(415);
     expect((await response.json()).errors[0].extensions).toEqual({
       code: 'UNSUPPORTED_MEDIA_TYPE',
@@ -172,7 +150,7 @@ describe('cross-site request forgery', () => {
   });
 
   it('still answers queries sent with GET, as browsers and caches do', async () => {
-    const response = await fetch(`${app.url}/graphql?query=${encodeURIComponent('{ __typename }')}`);
+    const response = await app.fetch(`/graphql?query=${encodeURIComponent('{ __typename }')}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { __typename: 'Query' } });
   });

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 let app: TestApp;
 let petId: number;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
   for (let i = 0; i < 30; i++) petId = (await app.createPet({ name: `Pet number ${i}` })).id;
 });
 afterAll(() => app?.close());

@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDocuments, hashDocument } from '../../src/documents/repository.ts';
-import { startCountingTestApp, type TestApp } from '../support/app.ts';
+import { useCountingTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
-let app: TestApp;
-let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
 let otherKey: string;
 let petId: number;
 
+const { app, storeStatementsOf } = useCountingTestApp({
+  http: true,
+  env: { RESPONSE_CACHE_ENTRIES: '0', HTTP_CACHE_MAX_AGE: '30' },
+});
 beforeAll(async () => {
-  ({ app, storeStatementsOf } = await startCountingTestApp({
-    env: { RESPONSE_CACHE_ENTRIES: '0', HTTP_CACHE_MAX_AGE: '30' },
-  }));
   const pet = await app.createPet({ name: 'Rex' });
   petId = pet.id;
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 5 }) { quantity } }`);
   otherKey = await createTestKey(app.prisma, 'business');
 });
-afterAll(() => app?.close());
 
 const PETS = '{ pets(first: 5) { edges { node { id name inventory { quantity } } } } }';
 

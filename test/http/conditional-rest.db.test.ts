@@ -6,20 +6,21 @@ import { createPipeline } from '../../src/http/pipeline.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { ROUTES } from '../../src/rest/routes.ts';
 import { createRestClient } from '../rest/client.ts';
-import { startCountingTestApp, type TestApp } from '../support/app.ts';
+import { useCountingTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // Two gateways on one database, each with its own memory: what one tags, the other tags alike, and a write
 // through either changes both.
-let app: TestApp;
-let storeStatementsOf: Awaited<ReturnType<typeof startCountingTestApp>>['storeStatementsOf'];
 let other: { url: string; close: () => Promise<void> };
 let otherKey: string;
 let petId: number;
 let categoryId: number;
 
+const { app, storeStatementsOf } = useCountingTestApp({
+  http: true,
+  env: { RESPONSE_CACHE_ENTRIES: '0' },
+});
 beforeAll(async () => {
-  ({ app, storeStatementsOf } = await startCountingTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' } }));
   const pet = await app.createPet({ name: 'Rex' });
   petId = pet.id;
   categoryId = pet.categoryId;

@@ -34,9 +34,9 @@ let closed: TestApp;
 let oneRequestKey: string;
 beforeAll(async () => {
   [listed, any, closed] = await Promise.all([
-    startTestApp({ env: { CORS_ORIGINS: `${ALLOWED}, http://127.0.0.1:5173` } }),
-    startTestApp({ env: { CORS_ORIGINS: '*' } }),
-    startTestApp(),
+    startTestApp({ http: true, env: { CORS_ORIGINS: `${ALLOWED}, http://127.0.0.1:5173` } }),
+    startTestApp({ http: true, env: { CORS_ORIGINS: '*' } }),
+    startTestApp({ http: true }),
   ]);
   oneRequestKey = await createTestKey(listed.prisma, 'enterprise', { perMinute: 1, perDay: 100 });
 });

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
 });
 afterAll(() => app.close());
 

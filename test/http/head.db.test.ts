@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 let app: TestApp;
 let ids: Record<string, number>;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
   const pet = await app.createPet({ name: 'Rex' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 3 }) { quantity } }`);
   const order = await app.ok(`mutation { placeOrder(input: { petId: ${pet.id} }) { id } }`);
@@ -27,16 +27,12 @@ const VOLATILE = new Set([
 ]);
 const stable = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => !VOLATILE.has(name)));
 
-const send = (method: string, path: string, headers: Record<string, string> = {}) =>
-  fetch(`${app.url}${path}`, { method, headers: { 'x-api-key': app.apiKey, ...headers } });
-
 async function expectHeadLikeGet(path: string, headers?: Record<string, string>) {
-  const get = await send('GET', path, headers);
-  await get.arrayBuffer();
-  const head = await send('HEAD', path, headers);
+  const get = await app.send('GET', path, { headers: headers });
+  const head = await app.send('HEAD', path, { headers: headers });
   expect(head.status, `HEAD ${path}`).toBe(get.status);
   expect(stable(head.headers), `HEAD ${path}`).toEqual(stable(get.headers));
-  expect(await head.text(), `HEAD ${path}`).toBe('');
+  expect(head.text, `HEAD ${path}`).toBe('');
 }
 
 const restGetPaths = () =>
@@ -66,10 +62,10 @@ it('HEAD on the operational paths and the /docs page', async () => {
     await expectHeadLikeGet(path);
   }
   // The metrics' text changes with every request; its status and type do not.
-  const head = await send('HEAD', '/metrics');
+  const head = await app.send('HEAD', '/metrics');
   expect(head.status).toBe(200);
   expect(head.headers.get('content-type')).toMatch(/^text\/plain/);
-  expect(await head.text()).toBe('');
+  expect(head.text).toBe('');
 });
 
 it("HEAD on /graphql: GraphiQL's page and a query in the URL, as their GET", async () => {
@@ -81,16 +77,16 @@ it("HEAD on /graphql: GraphiQL's page and a query in the URL, as their GET", asy
 
 it('HEAD is counted by the rate limit like GET', async () => {
   const remaining = async (method: string) =>
-    Number((await send(method, `/pets/${ids.petId}`)).headers.get('x-ratelimit-remaining'));
+    Number((await app.send(method, `/pets/${ids.petId}`)).headers.get('x-ratelimit-remaining'));
   const first = await remaining('GET');
   expect(await remaining('HEAD')).toBe(first - 1);
   expect(await remaining('GET')).toBe(first - 2);
 });
 
 it('a 405 lists HEAD beside GET in Allow', async () => {
-  const refused = await send('DELETE', '/pets');
+  const refused = await app.send('DELETE', '/pets');
   expect(refused.status).toBe(405);
   expect(refused.headers.get('allow')).toBe('GET, HEAD, POST');
-  const write = await send('POST', `/store/inventory/${ids.petId}`);
+  const write = await app.send('POST', `/store/inventory/${ids.petId}`);
   expect(write.headers.get('allow')).toBe('GET, HEAD, PUT');
 });

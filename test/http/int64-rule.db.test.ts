@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 let app: TestApp;
 let categoryId: number;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ http: true });
   categoryId = (await app.createPet({ name: 'Rex' })).categoryId;
 });
 afterAll(() => app.close());

@@ -34,6 +34,7 @@ beforeAll(async () => {
     }),
   );
   app = await startTestApp({
+    http: true,
     env: {
       DOMAINS_CONFIG: domainsFile,
       RATE_LIMIT_PLANS: '{"free":{"perMinute":1}}',

@@ -1,26 +1,21 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { collectingLogger } from '../support/log-lines.ts';
 
 // Every log line the gateway writes, parsed.
-const logLines: { level: number; msg: string; status?: number; err?: unknown }[] = [];
-const logger = pino(
-  { level: 'debug' },
-  new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  }),
-);
+const { logger, lines: logLines } = collectingLogger<{
+  level: number;
+  msg: string;
+  status?: number;
+  err?: unknown;
+}>('debug');
 
 let app: TestApp;
 let port: number;
 beforeAll(async () => {
-  app = await startTestApp({ logger });
+  app = await startTestApp({ http: true, logger });
   port = Number(new URL(app.url).port);
 });
 afterAll(() => app?.close());

@@ -5,7 +5,8 @@ import type { Db } from '../../src/db/client.ts';
 import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../support/databases.ts';
 import type { GatewayProcess } from '../support/gateway-process.ts';
 import { createTestKey } from '../support/keys.ts';
-import { gatewaysOn, ordersAndStock, placeKeyedOrder, stockedPet } from './keyed-orders.ts';
+import { stockedPet } from '../support/stocked-pet.ts';
+import { gatewaysOn, ordersAndStock, placeKeyedOrder } from './keyed-orders.ts';
 
 // A gateway killed (SIGKILL) while a keyed write's transaction is open, its order written but not committed:
 // nothing of it may remain, and the retry with the same key must run it, once. The test holds the transaction

@@ -21,15 +21,6 @@ export function gatewaysOn(databaseUrl: () => string) {
   };
 }
 
-/** A new pet with `quantity` in stock; answers its id. */
-export async function stockedPet(prisma: Db, quantity: number): Promise<number> {
-  const category = await prisma.category.create({ data: { name: 'Keyed orders' } });
-  const pet = await prisma.pet.create({
-    data: { name: 'Keyed', categoryId: category.id, inventory: { create: { quantity } } },
-  });
-  return Number(pet.id);
-}
-
 /** `POST /store/orders` for `petId` with an Idempotency-Key, as the client sees the answer. */
 export async function placeKeyedOrder(
   gateway: GatewayProcess,

@@ -15,15 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-async function post(path: string, body: unknown, headers: Record<string, string>, key = app.apiKey) {
-  const response = await fetch(`${app.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
 async function stocked(quantity: number) {
   const category = await app.prisma.category.create({ data: { name: `Limits ${randomUUID().slice(0, 8)}` } });
   return app.prisma.pet.create({
@@ -52,7 +43,7 @@ describe('an idempotency record', () => {
       { query: `mutation { placeOrder(input: { petId: ${pet.id}, quantity: 2 }) { id quantity } }` },
       { query: INTROSPECTION },
     ];
-    const first = await post('/graphql', batch, { 'Idempotency-Key': key });
+    const first = await app.post('/graphql', batch, { headers: { 'Idempotency-Key': key } });
     expect(first.status).toBe(200);
     expect(first.text.length).toBeGreaterThan(65_536);
     const [ordered, introspected] = JSON.parse(first.text);
@@ -62,7 +53,7 @@ describe('an idempotency record', () => {
     const record = await recordOf(key);
     expect(record).toMatchObject({ status: 200, body: null, bodyBytes: 0, bodyDigest: sha256(first.text) });
 
-    const repeat = await post('/graphql', batch, { 'Idempotency-Key': key });
+    const repeat = await app.post('/graphql', batch, { headers: { 'Idempotency-Key': key } });
     expect(repeat.status).toBe(409);
     const [error] = JSON.parse(repeat.text).errors;
     expect(error.extensions).toEqual({ code: 'IDEMPOTENCY_ANSWER_NOT_KEPT', status: 409 });
@@ -71,7 +62,7 @@ describe('an idempotency record', () => {
     // Nothing ran again; another request with the key is still 422.
     expect(await ordersOf(pet.id)).toBe(1);
     expect(await stockOf(pet.id)).toBe(3);
-    const other = await post('/graphql', batch.slice(0, 1), { 'Idempotency-Key': key });
+    const other = await app.post('/graphql', batch.slice(0, 1), { headers: { 'Idempotency-Key': key } });
     expect(JSON.parse(other.text).errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(await ordersOf(pet.id)).toBe(1);
   });
@@ -79,14 +70,22 @@ describe('an idempotency record', () => {
   it('keeps an answer within the limit whole, as before', async () => {
     const pet = await stocked(5);
     const key = randomUUID();
-    const first = await post('/store/orders', { petId: Number(pet.id) }, { 'Idempotency-Key': key });
+    const first = await app.post(
+      '/store/orders',
+      { petId: Number(pet.id) },
+      { headers: { 'Idempotency-Key': key } },
+    );
     expect(first.status).toBe(201);
     expect(await recordOf(key)).toMatchObject({
       body: first.text,
       bodyBytes: Buffer.byteLength(first.text),
       bodyDigest: null,
     });
-    const repeat = await post('/store/orders', { petId: Number(pet.id) }, { 'Idempotency-Key': key });
+    const repeat = await app.post(
+      '/store/orders',
+      { petId: Number(pet.id) },
+      { headers: { 'Idempotency-Key': key } },
+    );
     expect([repeat.status, repeat.text, repeat.headers.get('idempotent-replayed')]).toEqual([
       201,
       first.text,
@@ -111,7 +110,7 @@ describe("an API key's idempotency records together", () => {
       data: { name: 'Budget', categoryId: category.id, inventory: { create: { quantity: 100 } } },
     });
     const order = async (idempotencyKey: string) => {
-      const response = await fetch(`${small.url}/store/orders`, {
+      const response = await small.fetch(`/store/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': idempotencyKey },
         body: JSON.stringify({ petId: Number(pet.id) }),

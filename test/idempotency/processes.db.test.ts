@@ -4,7 +4,8 @@ import type { Db } from '../../src/db/client.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import type { GatewayProcess } from '../support/gateway-process.ts';
 import { createTestKey } from '../support/keys.ts';
-import { gatewaysOn, ordersAndStock, placeKeyedOrder, stockedPet } from './keyed-orders.ts';
+import { stockedPet } from '../support/stocked-pet.ts';
+import { gatewaysOn, ordersAndStock, placeKeyedOrder } from './keyed-orders.ts';
 
 // Idempotency records live in the database: they hold for every gateway process on it, and across restarts.
 

@@ -4,20 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_RETENTION_MS as RETENTION_MS } from '../../src/contract/limits.ts';
 import { fingerprint } from '../../src/idempotency/key.ts';
 import { sweepExpiredRecords } from '../../src/idempotency/records.ts';
-import { createRestClient, expectErrorObject, type RestClient } from '../rest/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { createRestClient, expectErrorObject, useRestClient } from '../rest/client.ts';
+import { startTestApp, type TestApp, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
+import { slowUpload } from '../support/slow-upload.ts';
 
 const START = Date.parse('2026-11-22T12:00:00Z');
 let clock = START;
 
-let app: TestApp;
-let rest: RestClient;
-beforeAll(async () => {
-  app = await startTestApp({ now: () => clock });
-  rest = await createRestClient(app);
-});
-afterAll(() => app.close());
+const app = useTestApp({ http: true, now: () => clock });
+const rest = useRestClient(app);
 
 const keyed = (key: string, extra: Record<string, string> = {}) => ({
   headers: { 'Idempotency-Key': key, ...extra },
@@ -35,17 +31,19 @@ const stockOf = async (petId: number) =>
 const ordersOf = (petId: number) => app.prisma.order.count({ where: { petId: BigInt(petId) } });
 const records = () => app.prisma.idempotencyRecord.count();
 
-async function graphqlRequest(body: unknown, headers: Record<string, string>, key = app.apiKey) {
-  const response = await fetch(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
 const PLACE_ORDER =
   'mutation($petId: Int64!, $n: Int) { placeOrder(input: { petId: $petId, quantity: $n }) { id quantity } }';
+
+/** `repeat` is a replay: `status` and the first answer's `text` again, marked Idempotent-Replayed. */
+function expectReplayed(
+  repeat: { status: number; text: string; headers: Headers },
+  status: number,
+  text: string,
+) {
+  expect(repeat.status).toBe(status);
+  expect(repeat.text).toBe(text);
+  expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+}
 
 describe('a REST write sent with an Idempotency-Key', () => {
   it('is replayed: same status, body and Location, marked Idempotent-Replayed, and ordered once', async () => {
@@ -55,11 +53,9 @@ describe('a REST write sent with an Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const repeat = await rest.post('/store/orders', { petId: pet.id, quantity: 2 }, keyed(key));
-    expect(repeat.status).toBe(201);
-    expect(repeat.text).toBe(first.text);
+    expectReplayed(repeat, 201, first.text);
     expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
     expect(repeat.headers.get('content-type')).toBe(first.headers.get('content-type'));
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
     expect(await ordersOf(pet.id)).toBe(1);
     expect(await stockOf(pet.id)).toBe(3);
   });
@@ -98,9 +94,7 @@ describe('a REST write sent with an Idempotency-Key', () => {
     expect(refused.body.code).toBe('OUT_OF_STOCK');
     await rest.put(`/store/inventory/${pet.id}`, { quantity: 5 });
     const repeat = await rest.post('/store/orders', { petId: pet.id }, keyed(key));
-    expect(repeat.status).toBe(409);
-    expect(repeat.text).toBe(refused.text);
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expectReplayed(repeat, 409, refused.text);
     expect(await ordersOf(pet.id)).toBe(0);
     expect(await stockOf(pet.id)).toBe(5);
   });
@@ -230,9 +224,10 @@ describe('a REST write sent with an Idempotency-Key', () => {
     const key = randomUUID();
     const body = JSON.stringify({ petId: pet.id });
     // The first request's body arrives in two parts: it runs until the second part is sent.
-    const first = slowPost(new URL(app.url).port, '/store/orders', body, {
-      'x-api-key': app.apiKey,
-      'idempotency-key': key,
+    const first = slowUpload(Number(new URL(app.url).port), {
+      path: '/store/orders',
+      body,
+      headers: { 'x-api-key': app.apiKey, 'idempotency-key': key },
     });
     await first.inFlight;
     const repeat = await rest.post('/store/orders', { petId: pet.id }, keyed(key));
@@ -281,13 +276,11 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
     const pet = await stocked(5);
     const key = randomUUID();
     const body = { query: PLACE_ORDER, variables: { petId: pet.id, n: 2 } };
-    const first = await graphqlRequest(body, { 'Idempotency-Key': key });
+    const first = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
     expect(first.status).toBe(200);
     expect(JSON.parse(first.text).data.placeOrder.quantity).toBe(2);
-    const repeat = await graphqlRequest(body, { 'Idempotency-Key': key });
-    expect(repeat.status).toBe(200);
-    expect(repeat.text).toBe(first.text);
-    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    const repeat = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
+    expectReplayed(repeat, 200, first.text);
     expect(repeat.headers.get('x-ratelimit-remaining')).not.toBeNull();
     expect(await ordersOf(pet.id)).toBe(1);
     expect(await stockOf(pet.id)).toBe(3);
@@ -296,9 +289,9 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
   it('replays a repeat that means the same: variables in another order or as text, the query respaced', async () => {
     const pet = await stocked(5);
     const key = randomUUID();
-    const first = await graphqlRequest(
+    const first = await app.postGraphQL(
       { query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } },
-      { 'Idempotency-Key': key },
+      { headers: { 'Idempotency-Key': key } },
     );
     expect(JSON.parse(first.text).data.placeOrder.quantity).toBe(1);
     const respaced = PLACE_ORDER.replace(/\s+/g, '  ').replace('{ id quantity }', '{\n  id,\n  quantity\n}');
@@ -307,7 +300,7 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
       { query: PLACE_ORDER, variables: { n: 1, petId: String(pet.id) } },
       { query: respaced, variables: { petId: pet.id, n: 1 }, operationName: null },
     ]) {
-      const repeat = await graphqlRequest(body, { 'Idempotency-Key': key });
+      const repeat = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
       expect([repeat.status, repeat.text]).toEqual([200, first.text]);
       expect(repeat.headers.get('idempotent-replayed')).toBe('true');
     }
@@ -318,7 +311,7 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
       { query: PLACE_ORDER.replace('id quantity', 'quantity id'), variables: { petId: pet.id, n: 1 } },
       [{ query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } }],
     ]) {
-      const other = await graphqlRequest(body, { 'Idempotency-Key': key });
+      const other = await app.postGraphQL(body, { headers: { 'Idempotency-Key': key } });
       expect(other.status).toBe(422);
       expect(JSON.parse(other.text).errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
     }
@@ -333,12 +326,12 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
       { query: PLACE_ORDER, variables: { petId: pet.id, n: 1 } },
       { query: PLACE_ORDER, variables: { petId: pet.id, n: 2 } },
     ];
-    const first = await graphqlRequest(batch, { 'Idempotency-Key': key });
+    const first = await app.postGraphQL(batch, { headers: { 'Idempotency-Key': key } });
     expect(JSON.parse(first.text)).toHaveLength(2);
-    const repeat = await graphqlRequest(batch, { 'Idempotency-Key': key });
+    const repeat = await app.postGraphQL(batch, { headers: { 'Idempotency-Key': key } });
     expect(repeat.text).toBe(first.text);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
-    const other = await graphqlRequest(batch.slice(0, 1), { 'Idempotency-Key': key });
+    const other = await app.postGraphQL(batch.slice(0, 1), { headers: { 'Idempotency-Key': key } });
     expect(other.status).toBe(422);
     expect(JSON.parse(other.text).errors[0].extensions).toEqual({
       code: 'IDEMPOTENCY_KEY_REUSED',
@@ -352,9 +345,9 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
     const pet = await stocked(5);
     const key = randomUUID();
     await rest.post('/store/orders', { petId: pet.id }, keyed(key));
-    const graphql = await graphqlRequest(
+    const graphql = await app.postGraphQL(
       { query: PLACE_ORDER, variables: { petId: pet.id } },
-      { 'Idempotency-Key': key },
+      { headers: { 'Idempotency-Key': key } },
     );
     expect(graphql.status).toBe(422);
     expect(await ordersOf(pet.id)).toBe(1);
@@ -362,10 +355,12 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
 
   it('ignores the header on a query request', async () => {
     const before = await records();
-    const read = await graphqlRequest(
+    const read = await app.postGraphQL(
       { query: '{ categories { edges { node { id } } } }' },
       {
-        'Idempotency-Key': 'k'.repeat(300),
+        headers: {
+          'Idempotency-Key': 'k'.repeat(300),
+        },
       },
     );
     expect(read.status).toBe(200);
@@ -441,39 +436,4 @@ function send(path: string, body: unknown, key: string) {
     req.on('error', fail);
     req.end(JSON.stringify(body));
   });
-}
-
-/** A POST whose body arrives in two parts, the second when `finish` is called. */
-function slowPost(port: string, path: string, body: string, headers: Record<string, string>) {
-  const half = Math.floor(body.length / 2);
-  const req = request({
-    port,
-    host: '127.0.0.1',
-    method: 'POST',
-    path,
-    headers: {
-      ...headers,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      expect: '100-continue',
-    },
-  });
-  const response = new Promise<{ status: number; body: string }>((done, fail) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk) => {
-        text += chunk;
-      });
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', fail);
-  });
-  const inFlight = new Promise<void>((resolve) => {
-    req.once('continue', () => {
-      req.write(body.slice(0, half));
-      resolve();
-    });
-  });
-  req.flushHeaders();
-  return { response, inFlight, finish: () => req.end(body.slice(half)) };
 }

@@ -1,24 +1,15 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/command-line.ts';
-import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import { hashApiKey } from '../../src/keys/api-key.ts';
-import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
+import { parseApiKeyCommand } from '../../src/keys/commands.ts';
 import { createKeyLookup } from '../../src/keys/lookup.ts';
 import { createApiKey, revokeApiKey } from '../../src/keys/repository.ts';
-import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { useKeyCommands } from './key-commands.ts';
 
-let database: TestDatabase;
 const queries: string[] = [];
-beforeAll(async () => {
-  database = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
-});
-afterAll(() => database.drop());
-
-const run = async (...argv: string[]) =>
-  runApiKeyCommand(parseApiKeyCommand(argv), database.db.prisma, loadRateLimitConfig({}));
-const lookUp = (key: string) => createKeyLookup(database.db.prisma, { ttlMs: 0, maxEntries: 1 })(key);
+const { database, run, lookUp } = useKeyCommands({ onQuery: (sql) => queries.push(sql) });
 
 describe('API keys', () => {
   it('are random psk_ keys, stored only as their SHA-256 hash and a short prefix', async () => {

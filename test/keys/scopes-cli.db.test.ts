@@ -1,23 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/command-line.ts';
-import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
-import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
-import { createKeyLookup } from '../../src/keys/lookup.ts';
-import { createEmptyTestDatabase, createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { parseApiKeyCommand } from '../../src/keys/commands.ts';
+import { createEmptyTestDatabase } from '../support/databases.ts';
+import { useKeyCommands } from './key-commands.ts';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.drop());
-
-const run = async (...argv: string[]) =>
-  runApiKeyCommand(parseApiKeyCommand(argv), database.db.prisma, loadRateLimitConfig({}));
-const lookUp = (key: string) => createKeyLookup(database.db.prisma, { ttlMs: 0, maxEntries: 1 })(key);
+const { database, run, lookUp } = useKeyCommands();
 
 describe('apikey scopes', () => {
   it('gives new keys read,orders unless --scopes says otherwise (read always included)', async () => {

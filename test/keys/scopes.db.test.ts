@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/contract/scopes.ts';
-import { createRestClient, type RestClient } from '../rest/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useRestClient } from '../rest/client.ts';
+import { useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
-let app: TestApp;
-let rest: RestClient;
+const app = useTestApp();
+const rest = useRestClient(app);
 let keys: Record<'readOnly' | 'orders' | 'catalog' | 'admin', string>;
 let pet: { id: number; categoryId: number };
 beforeAll(async () => {
-  app = await startTestApp();
-  rest = await createRestClient(app);
   const key = (scopes: Scope[]) => createTestKey(app.prisma, 'business', undefined, scopes);
   keys = {
     readOnly: await key(['read']),
@@ -21,7 +19,6 @@ beforeAll(async () => {
   pet = await app.createPet({ name: 'Scoped' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 1000 }) { quantity } }`);
 });
-afterAll(() => app.close());
 
 /** Everything a write could change. */
 const snapshot = async () => ({

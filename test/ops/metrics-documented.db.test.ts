@@ -14,22 +14,21 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const post = (body: string) =>
-  fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-
 it('documents every metric and every operation label value', async () => {
   // One request of each kind the labels tell apart.
   await app.graphql('query Named { categories { edges { cursor } } }');
   await app.graphql('{ categories { edges { cursor } } }');
-  await post(JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]));
-  await post('{ not json');
-  await (await fetch(`${app.url}/graphql`, { headers: { accept: 'text/html' } })).text();
-  await fetch(`${app.url}/pets`);
-  await fetch(`${app.url}/pets/1/owners`);
-  await fetch(`${app.url}/healthz`);
-  await fetch(`${app.url}/metrics`);
+  await app.postGraphQL(JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]), {
+    key: null,
+  });
+  await app.postGraphQL('{ not json', { key: null });
+  await (await app.fetch(`/graphql`, { headers: { accept: 'text/html' } })).text();
+  await app.fetch(`/pets`);
+  await app.fetch(`/pets/1/owners`);
+  await app.fetch(`/healthz`);
+  await app.fetch(`/metrics`);
 
-  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const text = await (await app.fetch(`/metrics`)).text();
   const metrics = [...text.matchAll(/^# TYPE (\w+) /gm)].map(([, name]) => name as string);
   expect(metrics.length).toBeGreaterThan(20);
   expect(metrics.filter((name) => !page.includes(`\`${name}\``))).toEqual([]);

@@ -18,7 +18,7 @@ describe('scrapes within METRICS_REUSE_MS of a gathering', () => {
   let app: TestApp;
   let clock = 1_000_000;
   beforeAll(async () => {
-    app = await startTestApp({ env: { METRICS_REUSE_MS: '1000' }, now: () => clock });
+    app = await startTestApp({ http: true, env: { METRICS_REUSE_MS: '1000' }, now: () => clock });
   });
   afterAll(() => app?.close());
 

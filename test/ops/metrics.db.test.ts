@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 async function scrape(): Promise<string> {
-  const response = await fetch(`${app.url}/metrics`);
+  const response = await app.fetch(`/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   return response.text();

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import { describe, expect, it } from 'vitest';
+import { useGatewayProcess } from '../support/gateway-process.ts';
 import { slowUpload } from '../support/slow-upload.ts';
 
 /** Whether a request on a new connection is answered. */
@@ -15,11 +15,7 @@ const answers = (port: number) =>
   });
 
 describe('the gateway process', () => {
-  let gateway: GatewayProcess;
-  beforeAll(async () => {
-    gateway = await startGatewayProcess({ HTTP_HEADERS_TIMEOUT_MS: '1000', SHUTDOWN_TIMEOUT_MS: '10000' });
-  });
-  afterAll(() => gateway?.cleanUp());
+  const gateway = useGatewayProcess({ HTTP_HEADERS_TIMEOUT_MS: '1000', SHUTDOWN_TIMEOUT_MS: '10000' });
 
   it('logs one JSON line per request, with the request id it returns as X-Request-Id', async () => {
     const given = await fetch(`${gateway.url}/healthz`, { headers: { 'x-request-id': 'lb-7f3a.1' } });
@@ -84,11 +80,7 @@ describe('the gateway process', () => {
 });
 
 describe('a request still unfinished after SHUTDOWN_TIMEOUT_MS', () => {
-  let gateway: GatewayProcess;
-  beforeAll(async () => {
-    gateway = await startGatewayProcess({ SHUTDOWN_TIMEOUT_MS: '500' });
-  });
-  afterAll(() => gateway?.cleanUp());
+  const gateway = useGatewayProcess({ SHUTDOWN_TIMEOUT_MS: '500' });
 
   it('is cut off with 503 UNAVAILABLE (not a reset), and the process exits 0 without waiting longer', async () => {
     const upload = slowUpload(gateway.port);

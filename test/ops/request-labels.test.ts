@@ -1,28 +1,21 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { collectingLogger } from '../support/log-lines.ts';
 
 // Every answer's log line (and its metrics) names the API and operation the request asked for, whichever stage
 // answered it: a refusal by the rate limit or for a key is still that operation's.
-const lines: Record<string, unknown>[] = [];
-const capture = new Writable({
-  write(chunk, _encoding, done) {
-    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-    done();
-  },
-});
+const { logger, lines } = collectingLogger();
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
     env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', CORS_ORIGINS: 'https://app.example.com' },
-    logger: pino({ level: 'info' }, capture),
+    logger,
   });
 });
 afterAll(() => app?.close());
 
 async function labelOf(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${app.url}${path}`, init);
+  const response = await app.fetch(path, init);
   await response.arrayBuffer();
   const id = response.headers.get('x-request-id');
   await expect.poll(() => lines.some((line) => line.reqId === id)).toBe(true);

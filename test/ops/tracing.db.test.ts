@@ -46,7 +46,7 @@ const everyValue = (spans: ReadableSpan[]) =>
 
 describe('OpenTelemetry tracing', () => {
   it('traces a GraphQL request: HTTP, rate limit, parse, validate, execute and its Prisma queries, under the caller’s trace', async () => {
-    const response = await fetch(`${app.url}/graphql`, {
+    const response = await app.fetch(`/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey, traceparent },
       body: JSON.stringify({ query: 'query FirstPets { pets(first: 2) { edges { node { id name } } } }' }),
@@ -90,7 +90,7 @@ describe('OpenTelemetry tracing', () => {
 
   it('traces a REST request the same way, a new trace when the caller sent none', async () => {
     exporter.reset();
-    const response = await fetch(`${app.url}/pets?limit=2`, { headers: { 'x-api-key': app.apiKey } });
+    const response = await app.fetch(`/pets?limit=2`, { headers: { 'x-api-key': app.apiKey } });
     expect(response.status).toBe(200);
     await expect
       .poll(() => exporter.getFinishedSpans().some((span) => span.name === 'GET rest listPets'))

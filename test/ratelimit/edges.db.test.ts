@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 it('treats only /graphql (and /graphql/) as GraphQL; every other path is REST, counted and headed', async () => {
-  const tricky = await fetch(`${app.url}/pets?cursor=/graphql`, { headers: { 'x-api-key': app.apiKey } });
+  const tricky = await app.fetch(`/pets?cursor=/graphql`, { headers: { 'x-api-key': app.apiKey } });
   expect(tricky.status).toBe(400);
   expect((await tricky.json()).code).toBe('VALIDATION_FAILED');
   expect(tricky.headers.get('x-ratelimit-limit')).not.toBeNull();
@@ -20,13 +20,13 @@ it('treats only /graphql (and /graphql/) as GraphQL; every other path is REST, c
     ['/pets/health', 400],
     ['/pets?status=/health', 400],
   ] as const) {
-    const elsewhere = await fetch(`${app.url}${path}`, { headers: { 'x-api-key': app.apiKey } });
+    const elsewhere = await app.fetch(path, { headers: { 'x-api-key': app.apiKey } });
     expect([path, elsewhere.status]).toEqual([path, status]);
     expect((await elsewhere.json()).status).toBe(status);
     expect(elsewhere.headers.get('x-ratelimit-limit')).not.toBeNull();
   }
 
-  const slash = await fetch(`${app.url}/graphql/`, {
+  const slash = await app.fetch(`/graphql/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
     body: JSON.stringify({ query: '{ categories { edges { node { id } } } }' }),

@@ -3,6 +3,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import { type Fetch, overHttp } from '../support/requests.ts';
 
 // Introspection-only operations (GraphiQL's schema loads) have a budget of their own per caller, beside the
 // plan's: the explorer keeps working once the anonymous quota is spent. The browser side is
@@ -11,12 +12,12 @@ import { type GatewayProcess, startGatewayProcess } from '../support/gateway-pro
 const INTROSPECTION = getIntrospectionQuery({ inputValueDeprecation: true, schemaDescription: true });
 
 const get = (
-  url: string,
+  send: Fetch,
   query: string,
   { operationName, key }: { operationName?: string; key?: string } = {},
 ) => {
   const search = new URLSearchParams({ query, ...(operationName && { operationName }) });
-  return fetch(`${url}/graphql?${search}`, {
+  return send(`/graphql?${search}`, {
     headers: { accept: 'application/graphql-response+json', ...(key && { 'x-api-key': key }) },
   });
 };
@@ -35,14 +36,14 @@ describe('the introspection budget, in one gateway', () => {
       env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', RATE_LIMIT_INTROSPECTION_PER_MINUTE: '4' },
     });
     // The anonymous caller (this address) spends its plan's budget.
-    expect((await fetch(`${app.url}/pets`)).status).toBe(200);
-    expect((await fetch(`${app.url}/pets`)).status).toBe(200);
-    expect((await fetch(`${app.url}/pets`)).status).toBe(429);
+    expect((await app.fetch('/pets')).status).toBe(200);
+    expect((await app.fetch('/pets')).status).toBe(200);
+    expect((await app.fetch('/pets')).status).toBe(429);
   });
   afterAll(() => app?.close());
 
   it('answers introspection-only GETs from their own budget, and says so, until that is spent too', async () => {
-    const full = await get(app.url, INTROSPECTION, { operationName: 'IntrospectionQuery' });
+    const full = await get(app.fetch, INTROSPECTION, { operationName: 'IntrospectionQuery' });
     expect(budgetOf(full)).toEqual({ status: 200, budget: 'introspection', limit: '4', remaining: '3' });
     expect((await full.json()).data.__schema.queryType.name).toBe('Query');
     expect(full.headers.get('ratelimit-policy')).toMatch(
@@ -50,17 +51,17 @@ describe('the introspection budget, in one gateway', () => {
     );
 
     // Every root field a meta field, in any operation the request names.
-    expect(budgetOf(await get(app.url, '{ __typename }'))).toMatchObject({ status: 200, remaining: '2' });
+    expect(budgetOf(await get(app.fetch, '{ __typename }'))).toMatchObject({ status: 200, remaining: '2' });
     const named =
       'query Pets { categories(first: 1) { edges { cursor } } } query Type { __type(name: "Pet") { name } __typename }';
-    expect(budgetOf(await get(app.url, named, { operationName: 'Type' }))).toMatchObject({
+    expect(budgetOf(await get(app.fetch, named, { operationName: 'Type' }))).toMatchObject({
       status: 200,
       budget: 'introspection',
       remaining: '1',
     });
-    expect(budgetOf(await get(app.url, INTROSPECTION))).toMatchObject({ status: 200, remaining: '0' });
+    expect(budgetOf(await get(app.fetch, INTROSPECTION))).toMatchObject({ status: 200, remaining: '0' });
 
-    const refused = await get(app.url, '{ __schema { queryType { name } } }');
+    const refused = await get(app.fetch, '{ __schema { queryType { name } } }');
     expect(budgetOf(refused)).toEqual({ status: 429, budget: 'introspection', limit: '4', remaining: '0' });
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await refused.json()).errors[0]).toMatchObject({
@@ -73,20 +74,20 @@ describe('the introspection budget, in one gateway', () => {
     for (const [what, response] of [
       [
         'a data field beside __typename',
-        await get(app.url, '{ __typename categories(first: 1) { edges { cursor } } }'),
+        await get(app.fetch, '{ __typename categories(first: 1) { edges { cursor } } }'),
       ],
-      ['a fragment at the root', await get(app.url, '{ ...Root } fragment Root on Query { __typename }')],
+      ['a fragment at the root', await get(app.fetch, '{ ...Root } fragment Root on Query { __typename }')],
       [
         'another operation than the one named',
-        await get(app.url, 'query A { __typename } query B { categories(first: 1) { edges { cursor } } }', {
+        await get(app.fetch, 'query A { __typename } query B { categories(first: 1) { edges { cursor } } }', {
           operationName: 'B',
         }),
       ],
-      ['no operation named', await get(app.url, 'query A { __typename } query B { __typename }')],
-      ['text that does not parse', await get(app.url, '{ __schema { ')],
+      ['no operation named', await get(app.fetch, 'query A { __typename } query B { __typename }')],
+      ['text that does not parse', await get(app.fetch, '{ __schema { ')],
       [
         'a POST, counted before its body is read',
-        await fetch(`${app.url}/graphql`, {
+        await app.fetch(`/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ query: '{ __typename }' }),
@@ -103,9 +104,9 @@ describe('the introspection budget, in one gateway', () => {
   });
 
   it("keeps a key holder's introspection budget apart from the address's", async () => {
-    const response = await get(app.url, '{ __typename }', { key: app.apiKey });
+    const response = await get(app.fetch, '{ __typename }', { key: app.apiKey });
     expect(budgetOf(response)).toEqual({ status: 200, budget: 'introspection', limit: '4', remaining: '3' });
-    const plan = await fetch(`${app.url}/pets?limit=1`, { headers: { 'x-api-key': app.apiKey } });
+    const plan = await app.fetch(`/pets?limit=1`, { headers: { 'x-api-key': app.apiKey } });
     expect(budgetOf(plan)).toMatchObject({ status: 200, budget: 'plan', limit: '1000' });
   });
 });
@@ -129,7 +130,9 @@ describe.each([
   afterAll(() => gateway?.cleanUp());
 
   it('admits exactly the budget of 40 concurrent schema loads, and leaves the plan untouched', async () => {
-    const responses = await Promise.all(Array.from({ length: 40 }, () => get(gateway.url, INTROSPECTION)));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, () => get(overHttp(gateway.url), INTROSPECTION)),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(7);
     expect(statuses.filter((status) => status === 429)).toHaveLength(33);
@@ -141,7 +144,7 @@ describe.each([
       }),
     );
     expect(new Set(pids).size).toBe(2);
-    const plan = await fetch(`${gateway.url}/pets?limit=1`);
+    const plan = await overHttp(gateway.url)('/pets?limit=1');
     expect(budgetOf(plan)).toMatchObject({ status: 200, budget: 'plan', limit: '3', remaining: '2' });
   });
 });

@@ -29,7 +29,7 @@ function clientOf(app: TestApp) {
   return {
     /** One operation, or a batch when given an array. */
     graphql: (operations: string | string[], key?: string, extra?: Record<string, string>) =>
-      fetch(`${app.url}/graphql`, {
+      app.fetch(`/graphql`, {
         method: 'POST',
         headers: headers(key, extra),
         body: JSON.stringify(
@@ -41,7 +41,7 @@ function clientOf(app: TestApp) {
       key?: string,
       init: { method?: string; body?: unknown; extra?: Record<string, string> } = {},
     ) =>
-      fetch(`${app.url}${path}`, {
+      app.fetch(path, {
         method: init.method ?? 'GET',
         headers: headers(key, init.extra),
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -217,7 +217,7 @@ describe('the rate-limit layer in the whole gateway', () => {
     expect(first.data.rateLimit).toMatchObject({ limit: 300, remaining: 299 });
     expect(Date.parse(first.data.rateLimit.resetAt)).toBeGreaterThan(Date.now());
 
-    const page = await fetch(`${app.url}/graphql`, { headers: { 'x-api-key': key, accept: 'text/html' } });
+    const page = await app.fetch(`/graphql`, { headers: { 'x-api-key': key, accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('x-ratelimit-remaining')).toBeNull();
     await page.arrayBuffer(); // a page this large would hold the connection open unread

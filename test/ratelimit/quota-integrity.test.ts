@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { type Answer, startTestApp, type TestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // Quota integrity (issue 12, items 1 and 2): a request never gets back more than it paid, Remaining never leaves
@@ -12,23 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: checked by assertions
-  body: any;
-}
-
-/** One operation, or a batch when given an array. */
-async function post(key: string, operations: string | string[]): Promise<Answer> {
-  const body = Array.isArray(operations) ? operations.map((query) => ({ query })) : { query: operations };
-  const response = await fetch(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
+/** One operation's request body, or a batch's when given an array. */
+const operations = (texts: string | string[]) =>
+  Array.isArray(texts) ? texts.map((query) => ({ query })) : { query: texts };
 
 const remainingOf = (answer: { headers: Headers }) => Number(answer.headers.get('x-ratelimit-remaining'));
 
@@ -67,21 +53,21 @@ describe('per-field limits count every alias, fragment and batch entry, up front
   it('refuses 15 aliased placeOrder fields whole: 429, no order, stock unchanged', async () => {
     const key = await createTestKey(app.prisma, 'business');
     const petId = await petWithStock(100);
-    expectFieldRefusal(await post(key, `mutation { ${orders(petId, 15)} }`));
+    expectFieldRefusal(await app.postGraphQL(operations(`mutation { ${orders(petId, 15)} }`), { key: key }));
     expect(await stateOf(petId)).toEqual({ orders: 0, stock: 100 });
   });
 
   it('refuses 6 aliases when 5 calls are left, then admits 4 of the 5 left, all written', async () => {
     const key = await createTestKey(app.prisma, 'business');
     const petId = await petWithStock(100);
-    const five = await post(key, `mutation { ${orders(petId, 5)} }`);
+    const five = await app.postGraphQL(operations(`mutation { ${orders(petId, 5)} }`), { key: key });
     expect([five.status, Object.keys(five.body.data)]).toEqual([200, ['o0', 'o1', 'o2', 'o3', 'o4']]);
 
-    const six = await post(key, `mutation { ${orders(petId, 6)} }`);
+    const six = await app.postGraphQL(operations(`mutation { ${orders(petId, 6)} }`), { key: key });
     expectFieldRefusal(six);
     expect(await stateOf(petId)).toEqual({ orders: 5, stock: 95 });
 
-    const four = await post(key, `mutation { ${orders(petId, 4)} }`);
+    const four = await app.postGraphQL(operations(`mutation { ${orders(petId, 4)} }`), { key: key });
     expect(four.status).toBe(200);
     expect(four.body.errors).toBeUndefined();
     expect(Object.values(four.body.data).every((order) => (order as { id: number }).id > 0)).toBe(true);
@@ -93,7 +79,7 @@ describe('per-field limits count every alias, fragment and batch entry, up front
     const petId = await petWithStock(100);
     const document = `mutation { ...Six ... on Mutation { ${orders(petId, 6).replaceAll('o', 'p')} } }
       fragment Six on Mutation { ${orders(petId, 6)} }`;
-    expectFieldRefusal(await post(key, document));
+    expectFieldRefusal(await app.postGraphQL(operations(document), { key: key }));
     expect(await stateOf(petId)).toEqual({ orders: 0, stock: 100 });
   });
 
@@ -107,7 +93,7 @@ describe('per-field limits count every alias, fragment and batch entry, up front
       ${skipped('@skip(if: true)')} t: placeOrder(input: { petId: ${petId} }) @include(if: $no) { id }
     }
     mutation Many { ${orders(petId, 15)} }`;
-    const response = await fetch(`${app.url}/graphql`, {
+    const response = await app.fetch(`/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify({ query: document, operationName: 'Place', variables: { no: false } }),
@@ -116,7 +102,7 @@ describe('per-field limits count every alias, fragment and batch entry, up front
     expect(Object.keys((await response.json()).data)).toHaveLength(7);
     expect(await stateOf(petId)).toEqual({ orders: 7, stock: 93 });
     // 3 left: the selected operation's 4 calls do not fit, whatever the other operation holds.
-    const four = await post(key, `mutation { ${orders(petId, 4)} }`);
+    const four = await app.postGraphQL(operations(`mutation { ${orders(petId, 4)} }`), { key: key });
     expectFieldRefusal(four);
     expect(await stateOf(petId)).toEqual({ orders: 7, stock: 93 });
   });
@@ -124,7 +110,10 @@ describe('per-field limits count every alias, fragment and batch entry, up front
   it('answers a batch with one admitted and one refused entry 200, the refusal in its entry', async () => {
     const key = await createTestKey(app.prisma, 'business');
     const petId = await petWithStock(100);
-    const batch = await post(key, [`mutation { ${orders(petId, 3)} }`, `mutation { ${orders(petId, 8)} }`]);
+    const batch = await app.postGraphQL(
+      operations([`mutation { ${orders(petId, 3)} }`, `mutation { ${orders(petId, 8)} }`]),
+      { key: key },
+    );
     expect(batch.status).toBe(200);
     expect(Object.keys(batch.body[0].data)).toEqual(['o0', 'o1', 'o2']);
     expect(batch.body[0].errors).toBeUndefined();
@@ -142,8 +131,11 @@ describe('per-field limits count every alias, fragment and batch entry, up front
   it('refuses over REST at the limit with 429, writing nothing', async () => {
     const key = await createTestKey(app.prisma, 'business');
     const petId = await petWithStock(100);
-    expect((await post(key, `mutation { ${orders(petId, PLACE_ORDER_LIMIT)} }`)).status).toBe(200);
-    const refused = await fetch(`${app.url}/store/orders`, {
+    expect(
+      (await app.postGraphQL(operations(`mutation { ${orders(petId, PLACE_ORDER_LIMIT)} }`), { key: key }))
+        .status,
+    ).toBe(200);
+    const refused = await app.fetch(`/store/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
       body: JSON.stringify({ petId, quantity: 1 }),
@@ -159,7 +151,9 @@ describe('refusals give back no more than was paid', () => {
   it('after 10 batched operations of 15 aliased placeOrder each, a Free key still has exactly 60 reads', async () => {
     const key = await createTestKey(app.prisma, 'free');
     const petId = await petWithStock(1000);
-    const batch = await post(key, Array(10).fill(`mutation { ${orders(petId, 15)} }`));
+    const batch = await app.postGraphQL(operations(Array(10).fill(`mutation { ${orders(petId, 15)} }`)), {
+      key: key,
+    });
     // Every entry refused: the request as a whole is refused.
     expect(batch.status).toBe(429);
     expect(batch.body).toHaveLength(10);
@@ -170,7 +164,9 @@ describe('refusals give back no more than was paid', () => {
 
     const reads: Answer[] = [];
     for (let i = 0; i < 70; i++)
-      reads.push(await post(key, '{ categories(first: 1) { edges { node { id } } } }'));
+      reads.push(
+        await app.postGraphQL(operations('{ categories(first: 1) { edges { node { id } } } }'), { key: key }),
+      );
     expect(reads.filter((read) => read.status === 200)).toHaveLength(60);
     expect(reads.slice(60).every((read) => read.status === 429)).toBe(true);
     for (const answer of [batch, ...reads]) {

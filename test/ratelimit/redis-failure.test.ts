@@ -35,11 +35,22 @@ describe('when Redis goes away mid-run', () => {
   });
   afterAll(() => redis.stop());
 
-  it('fails open by default: counts in-process meanwhile, says so, and goes back to Redis when it returns', async () => {
+  /** Runs `test` with a limiter on a new store of counters in Redis, closed after it. */
+  async function withLimiter(
+    onFailure: 'open' | 'closed',
+    test: (limiter: RateLimiter, store: CounterStore, log: ReturnType<typeof recordingLog>) => Promise<void>,
+  ) {
     const log = recordingLog();
-    const store = await openRedisCounterStore({ url: redis.url, keyPrefix: 'psg', onFailure: 'open' }, log);
+    const store = await openRedisCounterStore({ url: redis.url, keyPrefix: 'psg', onFailure }, log);
     try {
-      const limiter = createRateLimiter(store, config);
+      await test(createRateLimiter(store, config), store, log);
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('fails open by default: counts in-process meanwhile, says so, and goes back to Redis when it returns', () =>
+    withLimiter('open', async (limiter, store, log) => {
       const subject = freshSubject();
       expect(store.status()).toEqual({ store: 'redis', connected: true, onFailure: 'open' });
       expect(await limiter.admit(subject, limits, 2)).toMatchObject({
@@ -63,18 +74,10 @@ describe('when Redis goes away mid-run', () => {
         admitted: true,
         windows: [{ remaining: 2 }, {}],
       });
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it('never gives back points to a store that did not take them, so no window falls below what was paid', async () => {
-    const store = await openRedisCounterStore(
-      { url: redis.url, keyPrefix: 'psg', onFailure: 'open' },
-      recordingLog(),
-    );
-    try {
-      const limiter = createRateLimiter(store, config);
+  it('never gives back points to a store that did not take them, so no window falls below what was paid', () =>
+    withLimiter('open', async (limiter, store) => {
       const subject = freshSubject();
       const inRedis = await limiter.admit(subject, limits, 2);
       if (!inRedis.admitted) throw new Error('unreachable');
@@ -93,18 +96,10 @@ describe('when Redis goes away mid-run', () => {
       // Paid in the fallback, given back once Redis is back: to the fallback, not to Redis.
       await limiter.giveBack(subject, local, 1);
       expect(await admitInTurn(limiter, subject, 3)).toEqual([true, true, false]);
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it('fails closed when configured so: every limiter call fails until Redis is back', async () => {
-    const store = await openRedisCounterStore(
-      { url: redis.url, keyPrefix: 'psg', onFailure: 'closed' },
-      recordingLog(),
-    );
-    try {
-      const limiter = createRateLimiter(store, config);
+  it('fails closed when configured so: every limiter call fails until Redis is back', () =>
+    withLimiter('closed', async (limiter, store) => {
       const subject = freshSubject();
       await redis.stop();
       await expect.poll(() => connected(store)).toBe(false);
@@ -113,10 +108,7 @@ describe('when Redis goes away mid-run', () => {
       await redis.resume();
       await expect.poll(() => connected(store), { timeout: 10_000 }).toBe(true);
       expect(await limiter.admit(subject, limits, 1)).toMatchObject({ admitted: true });
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
   it('starts, fails open, when Redis is down at start-up', async () => {
     await redis.stop();

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const readiness = async (app: TestApp) => {
-  const response = await fetch(`${app.url}/readyz`);
+  const response = await app.fetch(`/readyz`);
   return { status: response.status, body: await response.json() };
 };
 

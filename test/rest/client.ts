@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../src/contract/errors.ts';
 import type { TestApp } from '../support/app.ts';
+import { perFile } from '../support/per-file.ts';
 
 export interface RestResponse {
   status: number;
@@ -45,8 +46,8 @@ const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replace
  * and the headers the document marks as required. Paths and methods the document lacks must answer with
  * the Error object (404, 405).
  */
-export async function createRestClient(app: Pick<TestApp, 'url' | 'apiKey'>) {
-  const document = (await (await fetch(`${app.url}/openapi.json`)).json()) as Document;
+export async function createRestClient(app: Pick<TestApp, 'fetch' | 'apiKey'>) {
+  const document = (await (await app.fetch('/openapi.json')).json()) as Document;
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(document, 'openapi.json');
@@ -71,7 +72,7 @@ export async function createRestClient(app: Pick<TestApp, 'url' | 'apiKey'>) {
 
   function check(method: string, path: string, response: Response, text: string, body: unknown) {
     const where = `${method} ${path} -> ${response.status} ${text.slice(0, 300)}`;
-    const pathname = new URL(path, app.url).pathname;
+    const pathname = new URL(path, 'http://gateway').pathname;
     const operation = operations.find((op) => op.method === method && op.pattern.test(pathname));
     if (!operation) {
       expect([404, 405], `${where}: not in the document, so it must be refused`).toContain(response.status);
@@ -104,7 +105,7 @@ export async function createRestClient(app: Pick<TestApp, 'url' | 'apiKey'>) {
   async function request(method: string, path: string, options: RestRequest = {}): Promise<RestResponse> {
     const { body, key = app.apiKey, headers = {} } = options;
     const sentAsIs = typeof body === 'string' || body instanceof ReadableStream;
-    const response = await fetch(`${app.url}${path}`, {
+    const response = await app.fetch(path, {
       method,
       headers: {
         ...(body !== undefined && { 'content-type': 'application/json' }),
@@ -133,6 +134,10 @@ export async function createRestClient(app: Pick<TestApp, 'url' | 'apiKey'>) {
 }
 
 export type RestClient = Awaited<ReturnType<typeof createRestClient>>;
+
+/** The REST client of a file's test app (useTestApp), made before the file's tests. */
+export const useRestClient = (app: Pick<TestApp, 'fetch' | 'apiKey'>): RestClient =>
+  perFile(() => createRestClient(app));
 
 /** Asserts a REST response is the Error object of `code`, with its status, and `message`. */
 export function expectErrorObject(response: RestResponse, code: ErrorCode, message: string): void {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createRestClient, expectErrorObject, type RestClient } from './client.ts';
+import { describe, expect, it } from 'vitest';
+import { type TestApp, useTestApp } from '../support/app.ts';
+import { expectErrorObject, useRestClient } from './client.ts';
 
 const pet = { name: 'Rex', status: 'available' };
 const deprecatedField = `{ __type(name: "Query") { fields(includeDeprecated: true) { name deprecationReason } } }`;
@@ -13,15 +13,10 @@ async function petField(app: TestApp) {
 }
 
 describe('GET /pets/{petId} before its sunset', () => {
-  let app: TestApp;
-  let rest: RestClient;
-  beforeAll(async () => {
-    app = await startTestApp({
-      env: { PETS_BY_ID_DEPRECATED_AT: '2026-01-15', PETS_BY_ID_SUNSET_AT: '2099-12-31T00:00:00Z' },
-    });
-    rest = await createRestClient(app);
+  const app = useTestApp({
+    env: { PETS_BY_ID_DEPRECATED_AT: '2026-01-15', PETS_BY_ID_SUNSET_AT: '2099-12-31T00:00:00Z' },
   });
-  afterAll(() => app.close());
+  const rest = useRestClient(app);
 
   it('answers with the Deprecation, Sunset and successor Link headers, on success and on errors', async () => {
     const { id, categoryId } = await app.createPet(pet);
@@ -54,15 +49,10 @@ describe('GET /pets/{petId} before its sunset', () => {
 });
 
 describe('GET /pets/{petId} after its sunset', () => {
-  let app: TestApp;
-  let rest: RestClient;
-  beforeAll(async () => {
-    app = await startTestApp({
-      env: { PETS_BY_ID_DEPRECATED_AT: '2020-01-01', PETS_BY_ID_SUNSET_AT: '2021-06-30T12:00:00Z' },
-    });
-    rest = await createRestClient(app);
+  const app = useTestApp({
+    env: { PETS_BY_ID_DEPRECATED_AT: '2020-01-01', PETS_BY_ID_SUNSET_AT: '2021-06-30T12:00:00Z' },
   });
-  afterAll(() => app.close());
+  const rest = useRestClient(app);
 
   it('answers 410 ENDPOINT_SUNSET with the same headers; the successor still works', async () => {
     const { id } = await app.createPet(pet);

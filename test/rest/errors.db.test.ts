@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createRestClient, type RestClient } from './client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+import { useRestClient } from './client.ts';
 
 const MAX_BODY_BYTES = 1024;
 
-let app: TestApp;
-let rest: RestClient;
+const app = useTestApp({ env: { REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
+const rest = useRestClient(app);
 let categoryId: number;
 beforeAll(async () => {
-  app = await startTestApp({ env: { REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
-  rest = await createRestClient(app);
   categoryId = (await rest.post('/categories', { name: 'Dogs' })).body.id;
-});
-afterAll(() => app.close());
-
-const counts = async () => ({
-  pets: await app.count('pet'),
-  categories: await app.count('category'),
-  orders: await app.count('order'),
-  inventory: await app.count('inventoryItem'),
 });
 
 describe('HTTP errors, each the Error object with its status, changing nothing', () => {
@@ -33,17 +23,17 @@ describe('HTTP errors, each the Error object with its status, changing nothing',
   });
 
   it('405 with Allow for a method the path does not have', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const { status, body, headers } = await rest.request('PUT', '/pets', { body: { name: 'x', categoryId } });
     expect(status).toBe(405);
     expect(body.code).toBe('METHOD_NOT_ALLOWED');
     expect(headers.get('allow')).toBe('GET, HEAD, POST');
     expect((await rest.delete('/store/inventory/1')).headers.get('allow')).toBe('GET, HEAD, PUT');
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('400 for malformed JSON and for a body that is not an object', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const malformed = await rest.post('/pets', '{"name": "Rex", ');
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('VALIDATION_FAILED');
@@ -52,11 +42,11 @@ describe('HTTP errors, each the Error object with its status, changing nothing',
     expect(array.body.message).toBe('body: must be an object');
     const empty = await rest.post('/pets', '');
     expect(empty.body.message).toMatch(/^body: is missing/);
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('415 for a body that is not sent as JSON', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const text = await rest.post('/pets', JSON.stringify({ name: 'Rex', categoryId }), {
       headers: { 'content-type': 'text/plain' },
     });
@@ -74,11 +64,11 @@ describe('HTTP errors, each the Error object with its status, changing nothing',
       },
     );
     expect(charset.status).toBe(201);
-    expect(await counts()).toEqual({ ...before, pets: before.pets + 1, inventory: before.inventory + 1 });
+    expect(await app.counts()).toEqual({ ...before, pets: before.pets + 1, inventory: before.inventory + 1 });
   });
 
   it('413 for a body over the limit, by Content-Length and by the bytes of a chunked body', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const big = { name: 'x'.repeat(MAX_BODY_BYTES), categoryId };
     const declared = await rest.post('/pets', big);
     expect(declared.status).toBe(413);
@@ -95,11 +85,11 @@ describe('HTTP errors, each the Error object with its status, changing nothing',
     const streamed = await rest.post('/pets', chunked);
     expect(streamed.status).toBe(413);
     expect(streamed.body.code).toBe('PAYLOAD_TOO_LARGE');
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('401 for a write without a key, and for an unknown key on any operation', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const anonymous = await rest.post('/pets', { name: 'Rex', categoryId }, { key: null });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe('UNAUTHENTICATED');
@@ -108,7 +98,7 @@ describe('HTTP errors, each the Error object with its status, changing nothing',
     const unknown = await rest.get('/pets', { key: unknownKey });
     expect(unknown.status).toBe(401);
     expect(unknown.body.code).toBe('INVALID_API_KEY');
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
     expect((await rest.get('/pets', { key: null })).status).toBe(200);
   });
 });

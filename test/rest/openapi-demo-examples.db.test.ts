@@ -1,21 +1,18 @@
 // The OpenAPI document's examples are the demo catalogue as a first start seeds it: on a seeded store, the
 // requests /docs describes answer exactly what it shows (no `"id": 0`).
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createRestClient, type RestClient } from './client.ts';
+import { useTestApp } from '../support/app.ts';
+import { useRestClient } from './client.ts';
 
-let app: TestApp;
-let rest: RestClient;
+const app = useTestApp();
+const rest = useRestClient(app);
 // biome-ignore lint/suspicious/noExplicitAny: the document is read as JSON
 let schemas: Record<string, any>;
 beforeAll(async () => {
-  app = await startTestApp();
   expect(await seedDemoCatalogue(app.database.db)).toBe(true);
-  rest = await createRestClient(app);
   schemas = (rest.document as unknown as { components: { schemas: typeof schemas } }).components.schemas;
 });
-afterAll(() => app?.close());
 
 /** The example a status of an operation shows for `code`. */
 function errorExample(path: string, method: string, status: number, code: string) {

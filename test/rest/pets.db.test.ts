@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createRestClient, expectErrorObject, type RestClient } from './client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+import { expectErrorObject, useRestClient } from './client.ts';
 
-let app: TestApp;
-let rest: RestClient;
+const app = useTestApp();
+const rest = useRestClient(app);
 let dogs: { id: number; name: string };
 beforeAll(async () => {
-  app = await startTestApp();
-  rest = await createRestClient(app);
   dogs = (await rest.post('/categories', { name: 'Dogs', description: 'Barks' })).body;
-});
-afterAll(() => app.close());
-
-/** Everything a failed request could have touched, to compare before and after. */
-const snapshot = async () => ({
-  pets: await app.prisma.pet.findMany({ orderBy: { id: 'asc' } }),
-  categories: await app.prisma.category.findMany({ orderBy: { id: 'asc' } }),
-  inventory: await app.prisma.inventoryItem.count(),
 });
 
 describe('pets', () => {
@@ -64,10 +54,10 @@ describe('pets', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body).toEqual({ id: pet.id, name: 'New', categoryId: dogs.id, status: 'available' });
 
-    const before = await snapshot();
+    const before = await app.snapshot();
     const partial = await rest.put(`/pets/${pet.id}`, { name: 'Newer' });
     expectErrorObject(partial, 'VALIDATION_FAILED', 'categoryId: is required');
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('changes only the fields given with PATCH', async () => {
@@ -78,7 +68,7 @@ describe('pets', () => {
 
   it('refuses an unknown category, an unknown field and a bad status, naming the field, changing nothing', async () => {
     const pet = await app.createPet({ name: 'Steady', categoryId: dogs.id });
-    const before = await snapshot();
+    const before = await app.snapshot();
     const refusals = [
       [await rest.post('/pets', { name: 'Ghost', categoryId: 999_999 }), 'categoryId'],
       [await rest.post('/pets', { name: 'Extra', categoryId: dogs.id, color: 'brown' }), 'color'],
@@ -91,14 +81,14 @@ describe('pets', () => {
       expect(response.body.code).toBe('VALIDATION_FAILED');
       expect(response.body.message).toMatch(new RegExp(`^${field}: `));
     }
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('refuses a name longer than the documented 200 characters, naming it, changing nothing', async () => {
-    const before = await snapshot();
+    const before = await app.snapshot();
     const refused = await rest.post('/pets', { name: 'x'.repeat(201), categoryId: dogs.id });
     expectErrorObject(refused, 'VALIDATION_FAILED', 'name: must be at most 200 characters (got 201)');
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('deletes a pet: 204, then 404', async () => {
@@ -205,11 +195,11 @@ describe('categories', () => {
   it('refuses to delete a category that has pets: 409, nothing deleted', async () => {
     const fish = (await rest.post('/categories', { name: 'Fish' })).body;
     await rest.post('/pets', { name: 'Nemo', categoryId: fish.id });
-    const before = await snapshot();
+    const before = await app.snapshot();
     const refused = await rest.delete(`/categories/${fish.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('CONFLICT');
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 });
 
@@ -227,13 +217,13 @@ describe('int64 ids', () => {
   });
 
   it('refuses a number beyond 2^53 in a JSON body, naming the field, rather than round it', async () => {
-    const before = await snapshot();
+    const before = await app.snapshot();
     const refused = await rest.post('/pets', `{"name":"Huge","categoryId":${beyond}}`);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(
       /^categoryId: must be .*a JSON number up to 2\^53-1, or a string of digits/,
     );
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('takes an id beyond 2^53 in a JSON body as a string of digits, exactly', async () => {

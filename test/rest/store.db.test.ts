@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { createRestClient, expectErrorObject, type RestClient } from './client.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+import { expectErrorObject, useRestClient } from './client.ts';
 
-let app: TestApp;
-let rest: RestClient;
-beforeAll(async () => {
-  app = await startTestApp();
-  rest = await createRestClient(app);
-});
-afterAll(() => app.close());
+const app = useTestApp();
+const rest = useRestClient(app);
 
 /** A pet with `quantity` in stock. */
 async function stocked(name: string, quantity: number) {
@@ -16,12 +11,6 @@ async function stocked(name: string, quantity: number) {
   expect((await rest.put(`/store/inventory/${pet.id}`, { quantity })).status).toBe(200);
   return pet;
 }
-
-const snapshot = async () => ({
-  orders: await app.prisma.order.findMany({ orderBy: { id: 'asc' } }),
-  inventory: await app.prisma.inventoryItem.findMany({ orderBy: { petId: 'asc' } }),
-  pets: await app.prisma.pet.count(),
-});
 
 describe('inventory', () => {
   it('sets and reads the stock of a pet; the status follows the quantity', async () => {
@@ -41,18 +30,18 @@ describe('inventory', () => {
 
   it('refuses a negative quantity and a missing pet, changing nothing', async () => {
     const pet = await stocked('Firm', 2);
-    const before = await snapshot();
+    const before = await app.snapshot();
     const negative = await rest.put(`/store/inventory/${pet.id}`, { quantity: -1 });
     expect(negative.status).toBe(400);
     expect(negative.body.message).toMatch(/^quantity: /);
     expect((await rest.put('/store/inventory/987654', { quantity: 1 })).status).toBe(404);
     expect((await rest.get('/store/inventory/987654')).status).toBe(404);
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('refuses a quantity above the documented maximum from the body schema, naming it, changing nothing', async () => {
     const pet = await stocked('Capped', 2);
-    const before = await snapshot();
+    const before = await app.snapshot();
     // 2^31 does not fit GraphQL's Int: it is told the same range.
     for (const quantity of [1_000_001, 2 ** 31]) {
       const refused = await rest.put(`/store/inventory/${pet.id}`, { quantity });
@@ -62,7 +51,7 @@ describe('inventory', () => {
         `quantity: must be a whole number from 0 to 1000000 (got ${quantity})`,
       );
     }
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('lists entries by status and pages them with Link', async () => {
@@ -114,7 +103,7 @@ describe('orders', () => {
 
   it('refuses an order beyond stock with 409 OUT_OF_STOCK and an unknown pet with 400, changing nothing', async () => {
     const pet = await stocked('Scarce', 1);
-    const before = await snapshot();
+    const before = await app.snapshot();
     const refused = await rest.post('/store/orders', { petId: pet.id, quantity: 2 });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('OUT_OF_STOCK');
@@ -124,19 +113,19 @@ describe('orders', () => {
     const zero = await rest.post('/store/orders', { petId: pet.id, quantity: 0 });
     expect(zero.status).toBe(400);
     expect(zero.body.message).toMatch(/^quantity: /);
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('refuses an order above the documented maximum quantity, naming it, changing nothing', async () => {
     const pet = await stocked('Plenty', 1_000_000);
-    const before = await snapshot();
+    const before = await app.snapshot();
     const refused = await rest.post('/store/orders', { petId: pet.id, quantity: 1_000_001 });
     expectErrorObject(
       refused,
       'VALIDATION_FAILED',
       'quantity: must be a whole number from 1 to 1000000 (got 1000001)',
     );
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('lists orders by pet and completeness, paged with Link', async () => {
@@ -162,13 +151,13 @@ describe('orders', () => {
     const completed = await rest.patch(`/store/orders/${id}`, { complete: true });
     expect(completed.status).toBe(200);
     expect(completed.body.complete).toBe(true);
-    const before = await snapshot();
+    const before = await app.snapshot();
     const reopen = await rest.patch(`/store/orders/${id}`, { complete: false });
     expect(reopen.status).toBe(409);
     expect(reopen.body.code).toBe('CONFLICT');
     const cancel = await rest.delete(`/store/orders/${id}`);
     expect(cancel.status).toBe(409);
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('cancels an open order: 204, its quantity back in stock; then 404', async () => {
@@ -183,11 +172,11 @@ describe('orders', () => {
   it('refuses to delete a pet while an open order references it: 409, nothing deleted', async () => {
     const pet = await stocked('Wanted', 1);
     await rest.post('/store/orders', { petId: pet.id });
-    const before = await snapshot();
+    const before = await app.snapshot();
     const refused = await rest.delete(`/pets/${pet.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('CONFLICT');
-    expect(await snapshot()).toEqual(before);
+    expect(await app.snapshot()).toEqual(before);
   });
 
   it('changes and removes the ship date', async () => {

@@ -13,7 +13,7 @@ const KEY_CACHE_TTL_MS = 1000;
 let app: TestApp;
 const open: Subscription[] = [];
 beforeAll(async () => {
-  app = await startTestApp({ env: { API_KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS) } });
+  app = await startTestApp({ http: true, env: { API_KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS) } });
 });
 afterAll(async () => {
   await Promise.all(open.map((stream) => stream.close()));

@@ -20,7 +20,7 @@ beforeAll(async () => {
     { level: 'info', formatters: { level: (label) => ({ level: label }) } },
     { write: (line: string) => logged.push(JSON.parse(line)) },
   ) as unknown as Logger;
-  app = await startTestApp({ logger, env: { MAX_SUBSCRIPTIONS: '{"free":1}' } });
+  app = await startTestApp({ http: true, logger, env: { MAX_SUBSCRIPTIONS: '{"free":1}' } });
 });
 afterAll(async () => {
   await Promise.all(open.map((stream) => stream.close()));

@@ -7,6 +7,7 @@ import { REDIS_URL } from '../ratelimit/stores.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 import { createTestKey } from '../support/keys.ts';
+import { stockedPet } from '../support/stocked-pet.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 // A gateway that shuts down ends its streams so that clients take it for a dropped connection and reconnect:
@@ -41,12 +42,9 @@ afterAll(async () => {
 
 describe('a gateway that shuts down', () => {
   it('has graphql-sse clients and EventSource reconnect to another instance, and see its changes', async () => {
-    const category = await database.db.prisma.category.create({ data: { name: 'Reconnect' } });
-    const pet = await database.db.prisma.pet.create({
-      data: { name: 'Watched', categoryId: category.id, inventory: { create: { quantity: 0 } } },
-    });
+    const petId = await stockedPet(database.db.prisma, 0, 'Watched');
     const front = `http://127.0.0.1:${proxy.port}`;
-    const query = `subscription { inventoryChanged(petId: ${pet.id}) { quantity } }`;
+    const query = `subscription { inventoryChanged(petId: ${petId}) { quantity } }`;
     let quantity = 0;
     const setStock = async (gateway: GatewayProcess) => {
       quantity += 1;
@@ -54,7 +52,7 @@ describe('a gateway that shuts down', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
         body: JSON.stringify({
-          query: `mutation { updateInventory(petId: ${pet.id}, input: { quantity: ${quantity} }) { quantity } }`,
+          query: `mutation { updateInventory(petId: ${petId}, input: { quantity: ${quantity} }) { quantity } }`,
         }),
       });
       expect(response.status).toBe(200);

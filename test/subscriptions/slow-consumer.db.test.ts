@@ -11,7 +11,7 @@ let app: TestApp;
 const open: Subscription[] = [];
 beforeAll(async () => {
   // A heartbeat (the time a slow consumer has to read its last event) longer than the test.
-  app = await startTestApp({ env: { SUBSCRIPTION_HEARTBEAT_MS: '120000' } });
+  app = await startTestApp({ http: true, env: { SUBSCRIPTION_HEARTBEAT_MS: '120000' } });
 });
 afterAll(async () => {
   await Promise.all(open.map((stream) => stream.close()));

@@ -14,6 +14,7 @@ const open: Subscription[] = [];
 beforeAll(async () => {
   // Enterprise's configured cap is not the default one, so that a key following it is told from a constant.
   app = await startTestApp({
+    http: true,
     env: { SUBSCRIPTION_HEARTBEAT_MS: '50', MAX_SUBSCRIPTIONS: '{"enterprise":4}' },
   });
 });

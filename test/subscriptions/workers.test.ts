@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 import { createTestKey } from '../support/keys.ts';
+import { stockedPet } from '../support/stocked-pet.ts';
 
 // WORKERS=2 without Redis: a change committed by either worker reaches the subscribers of both, through the
 // primary.
@@ -32,11 +33,8 @@ afterAll(async () => {
 
 describe('subscriptions with WORKERS=2 and no Redis', () => {
   it("see every worker's committed changes", async () => {
-    const category = await database.db.prisma.category.create({ data: { name: 'Workers' } });
-    const pet = await database.db.prisma.pet.create({
-      data: { name: 'Relayed', categoryId: category.id, inventory: { create: { quantity: 0 } } },
-    });
-    const query = `subscription { inventoryChanged(petId: ${pet.id}) { quantity version } }`;
+    const petId = await stockedPet(database.db.prisma, 0, 'Relayed');
+    const query = `subscription { inventoryChanged(petId: ${petId}) { quantity version } }`;
     // Streams on separate connections, which the workers share between them.
     for (let i = 0; i < 4; i++) open.push(await subscribe(gateway.url, query, { key: apiKey }));
 
@@ -46,7 +44,7 @@ describe('subscriptions with WORKERS=2 and no Redis', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': apiKey, connection: 'close' },
         body: JSON.stringify({
-          query: `mutation { updateInventory(petId: ${pet.id}, input: { quantity: ${quantity} }) { quantity } }`,
+          query: `mutation { updateInventory(petId: ${petId}, input: { quantity: ${quantity} }) { quantity } }`,
         }),
       });
       expect(response.status).toBe(200);

@@ -4,21 +4,24 @@ import { listen } from '../../src/http/listener.ts';
 import { createPipeline } from '../../src/http/pipeline.ts';
 import type { Logger } from '../../src/observability/logger.ts';
 import { createTestDatabase } from './databases.ts';
+import { injectInto } from './inject.ts';
 import { createTestKey } from './keys.ts';
+import { perFile } from './per-file.ts';
+import { type Fetch, requestHelpers } from './requests.ts';
 
-export interface GraphQLResponse {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: test responses are checked by assertions, not types
-  body: { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
-}
+export type { Answer, GraphQLResponse, SendOptions } from './requests.ts';
 
 /**
- * The whole gateway on a fresh database (TEST_DB picks SQLite or PostgreSQL), served over real HTTP on a free
- * loopback port. Requests carry a Business-plan API key unless told otherwise.
+ * The whole gateway on a fresh database (TEST_DB picks SQLite or PostgreSQL). Requests (`fetch`, `graphql`) go
+ * to the pipeline's node:http handler in-process, without a port; with `http: true` it is served over real HTTP
+ * on a free loopback port (`url`), for tests whose subject is HTTP itself: connections, compression, streamed
+ * responses, what a browser or another process sends. Requests carry a Business-plan API key unless told
+ * otherwise.
  */
 export async function startTestApp(
   options: {
+    /** Serve on a loopback port; `url` is only there then. */
+    http?: boolean;
     env?: NodeJS.ProcessEnv;
     onQuery?: (sql: string) => void;
     now?: () => number;
@@ -41,22 +44,16 @@ export async function startTestApp(
     now: options.now,
     logger: options.logger,
   });
-  const http = await listen(pipeline.handle, '127.0.0.1', 0);
+  const http = options.http ? await listen(pipeline.handle, '127.0.0.1', 0) : undefined;
   const apiKey = await createTestKey(database.db.prisma, 'business');
   const prisma = database.db.prisma;
 
-  async function graphql(
-    query: string,
-    variables?: Record<string, unknown>,
-    { key = apiKey, headers = {} }: { key?: string | null; headers?: Record<string, string> } = {},
-  ): Promise<GraphQLResponse> {
-    const response = await fetch(`${http.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }), ...headers },
-      body: JSON.stringify({ query, variables }),
-    });
-    return { status: response.status, headers: response.headers, body: await response.json() };
-  }
+  /** A request to `path` as fetch would send it, answered over the port or in-process. */
+  const request: Fetch = http
+    ? (path, init) => fetch(`${http.url}${path}`, init)
+    : injectInto(pipeline.handle);
+
+  const { send, get, post, postGraphQL, graphql } = requestHelpers(request, apiKey);
 
   /** Runs an operation that must succeed and returns its data. */
   // biome-ignore lint/suspicious/noExplicitAny: see GraphQLResponse
@@ -79,22 +76,61 @@ export async function startTestApp(
   }
 
   let categoryId: number | undefined;
-  /** Creates a pet (in a shared test category unless one is given) and returns it. */
-  async function createPet(fields: { name: string; categoryId?: number; status?: string }) {
+  /** Creates a pet (in a shared test category unless one is given), with `quantity` in stock if given. */
+  async function createPet({
+    quantity,
+    ...fields
+  }: {
+    name: string;
+    categoryId?: number;
+    status?: string;
+    quantity?: number;
+  }) {
     categoryId ??= (await ok(`mutation { createCategory(input: { name: "Test animals" }) { id } }`))
       .createCategory.id;
     const { createPet } = await ok(
       `mutation($input: NewPet!) { createPet(input: $input) { id name status categoryId } }`,
       { input: { categoryId, ...fields } },
     );
+    if (quantity !== undefined) {
+      await ok(
+        'mutation($petId: Int64!, $q: Int!) { updateInventory(petId: $petId, input: { quantity: $q }) { quantity } }',
+        { petId: createPet.id, q: quantity },
+      );
+    }
     return createPet as { id: number; name: string; status: string; categoryId: number };
   }
 
   const count = (model: 'pet' | 'category' | 'order' | 'inventoryItem') =>
     (prisma[model] as unknown as { count(): Promise<number> }).count();
+  /** Every row of the store's tables: what a refused request must leave as it was. */
+  const snapshot = async () => ({
+    pets: await prisma.pet.findMany({ orderBy: { id: 'asc' } }),
+    categories: await prisma.category.findMany({ orderBy: { id: 'asc' } }),
+    orders: await prisma.order.findMany({ orderBy: { id: 'asc' } }),
+    inventory: await prisma.inventoryItem.findMany({ orderBy: { petId: 'asc' } }),
+  });
+
+  /** How many of each the store holds: what a refused request must leave as it was. */
+  const counts = async () => ({
+    pets: await count('pet'),
+    categories: await count('category'),
+    orders: await count('order'),
+    inventory: await count('inventoryItem'),
+  });
 
   return {
-    url: http.url,
+    /** The loopback address the app is served on; only with `http: true`. */
+    get url(): string {
+      if (!http)
+        throw new Error('startTestApp({ http: true }) serves on a port; this one answers in-process');
+      return http.url;
+    },
+    fetch: request,
+    send,
+    post,
+    get,
+    postGraphQL,
     apiKey,
     prisma,
     database,
@@ -103,8 +139,10 @@ export async function startTestApp(
     fails,
     createPet,
     count,
+    counts,
+    snapshot,
     close: async () => {
-      await http.close();
+      await http?.close();
       await pipeline.close();
       await database.drop();
     },
@@ -127,4 +165,23 @@ export async function startCountingTestApp(options: Parameters<typeof startTestA
     return { result, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
   }
   return { app, storeStatementsOf };
+}
+
+/** The test app of a file (or of the describe block this is called in): started before its tests, closed after. */
+export const useTestApp = (options: Parameters<typeof startTestApp>[0] = {}): TestApp =>
+  perFile(
+    () => startTestApp(options),
+    (app) => app.close(),
+  );
+
+/** useTestApp's counterpart for startCountingTestApp. */
+export function useCountingTestApp(options: Parameters<typeof startTestApp>[0] = {}) {
+  const counting = perFile(
+    () => startCountingTestApp(options),
+    ({ app }) => app.close(),
+  );
+  return {
+    app: perFile(async () => counting.app),
+    storeStatementsOf: <T>(request: () => Promise<T>) => counting.storeStatementsOf(request),
+  };
 }

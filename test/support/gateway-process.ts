@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, stopProcess } from '../../deploy/processes.ts';
+import { perFile } from './per-file.ts';
 import { typescriptArgs } from './typescript-process.ts';
 
 export interface LogLine {
@@ -79,3 +80,10 @@ export async function startGatewayProcess(
 }
 
 export type GatewayProcess = Awaited<ReturnType<typeof startGatewayProcess>>;
+
+/** A gateway process for the tests of a file (or describe block): started before them, cleaned up after. */
+export const useGatewayProcess = (env: Record<string, string> = {}): GatewayProcess =>
+  perFile(
+    () => startGatewayProcess(env),
+    (gateway) => gateway.cleanUp(),
+  );

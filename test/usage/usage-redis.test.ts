@@ -30,7 +30,7 @@ describe('usage counts on Redis', () => {
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await fetch(`${app.url}/pets?limit=1`, { headers: { 'x-api-key': key } });
+      const response = await app.fetch(`/pets?limit=1`, { headers: { 'x-api-key': key } });
       await response.arrayBuffer();
       statuses.push(response.status);
     }
@@ -43,7 +43,7 @@ describe('usage counts on Redis', () => {
     elsewhere.record({ keyId: id, status: 500, api: 'graphql', operation: 'Other' });
     await elsewhere.close();
 
-    const response = await fetch(`${app.url}/usage`, {
+    const response = await app.fetch(`/usage`, {
       headers: { 'x-api-key': key, accept: 'application/json' },
     });
     const body = await response.json();

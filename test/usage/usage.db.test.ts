@@ -15,6 +15,7 @@ let app: TestApp;
 let key: string;
 beforeAll(async () => {
   app = await startTestApp({
+    http: true,
     logger: pino(
       { level: 'info' },
       new Writable({
@@ -30,31 +31,24 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const usageOf = async (apiKey: string | undefined) => {
-  const response = await fetch(`${app.url}/usage`, {
+  const response = await app.fetch(`/usage`, {
     headers: { accept: 'application/json', ...(apiKey && { 'x-api-key': apiKey }) },
   });
   return { response, body: await response.json() };
 };
-const send = async (path: string, init: RequestInit = {}) => {
-  const response = await fetch(`${app.url}${path}`, {
-    ...init,
-    headers: { 'x-api-key': key, 'content-type': 'application/json', ...init.headers },
-  });
-  await response.arrayBuffer();
-  return response.status;
-};
+/** The status of a request with the file's key (or another). */
+const statusOf = async (answer: Promise<{ status: number }>) => (await answer).status;
 
 describe('GET /usage', () => {
   it("answers a key's requests and refusals of the current minute and hour, its top operations and quota", async () => {
     const statuses = [
-      await send('/pets?limit=1'),
-      await send('/pets/999999999'),
-      await send('/graphql', {
-        method: 'POST',
-        body: JSON.stringify({ query: 'query Few { pets(first: 1) { edges { cursor } } }' }),
-      }),
-      await send('/pets?limit=1'),
-      await send('/pets?limit=1'),
+      await statusOf(app.get('/pets?limit=1', { key })),
+      await statusOf(app.get('/pets/999999999', { key })),
+      await statusOf(
+        app.postGraphQL({ query: 'query Few { pets(first: 1) { edges { cursor } } }' }, { key }),
+      ),
+      await statusOf(app.get('/pets?limit=1', { key })),
+      await statusOf(app.get('/pets?limit=1', { key })),
     ];
     expect(statuses).toEqual([200, 404, 200, 429, 429]);
 
@@ -118,7 +112,7 @@ describe('GET /usage', () => {
 
   it('adds the counts of every process sharing the database', async () => {
     const otherKey = await createTestKey(app.prisma, 'pro');
-    await send('/pets?limit=1', { headers: { 'x-api-key': otherKey } });
+    await statusOf(app.get('/pets?limit=1', { key: otherKey }));
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
     const elsewhere = createUsageCounter(databaseUsageStore(app.prisma));
     for (let i = 0; i < 4; i++)
@@ -147,10 +141,10 @@ describe('GET /usage', () => {
   });
 
   it('serves a browser the page, and never writes the key in the log', async () => {
-    const response = await fetch(`${app.url}/usage`, { headers: { accept: 'text/html' } });
+    const response = await app.fetch(`/usage`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('<script src="/usage/assets/uPlot.iife.min.js"></script>');
-    const uPlot = await fetch(`${app.url}/usage/assets/uPlot.iife.min.js`);
+    const uPlot = await app.fetch(`/usage/assets/uPlot.iife.min.js`);
     expect(uPlot.status).toBe(200);
     expect((await uPlot.arrayBuffer()).byteLength).toBeGreaterThan(40_000);
     await expect.poll(() => logged.join('').includes('/usage')).toBe(true);
@@ -182,8 +176,8 @@ describe('the usage table', () => {
 describe('viewer { usage }', () => {
   it('gives a key its own counts, as /usage does, and null without a key', async () => {
     const viewerKey = await createTestKey(app.prisma, 'pro');
-    await send('/categories', { headers: { 'x-api-key': viewerKey } });
-    await send('/nothing', { headers: { 'x-api-key': viewerKey } });
+    await statusOf(app.get('/categories', { key: viewerKey }));
+    await statusOf(app.get('/nothing', { key: viewerKey }));
     const query =
       '{ viewer { usage { minutes { requests clientErrors refused { kind count } } hours { requests } topOperations { api operation requests } } } }';
     const { body } = await app.graphql(query, undefined, { key: viewerKey });
@@ -209,11 +203,11 @@ describe('npm run apikey -- usage <id>', () => {
   it("prints a key's requests, refusals and top operations", async () => {
     const cliKey = await createTestKey(app.prisma, 'enterprise', { perMinute: 1, perDay: 100 });
     expect([
-      await send('/categories', { headers: { 'x-api-key': cliKey } }),
-      await send('/categories', { headers: { 'x-api-key': cliKey } }),
+      await statusOf(app.get('/categories', { key: cliKey })),
+      await statusOf(app.get('/categories', { key: cliKey })),
     ]).toEqual([200, 429]);
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
-    await fetch(`${app.url}/usage`, { headers: { 'x-api-key': cliKey } }); // adds the gateway's pending counts
+    await app.fetch(`/usage`, { headers: { 'x-api-key': cliKey } }); // adds the gateway's pending counts
     const lines = await runApiKeyCommand(
       parseApiKeyCommand(['usage', String(id)]),
       app.prisma,
@@ -235,9 +229,11 @@ describe('open subscriptions on /usage', () => {
     const holder = await createTestKey(app.prisma, 'pro');
     const open = async () =>
       (
-        await fetch(`${app.url}/usage`, {
-          headers: { 'x-api-key': holder, accept: 'application/json' },
-        }).then((r) => r.json())
+        await app
+          .fetch(`/usage`, {
+            headers: { 'x-api-key': holder, accept: 'application/json' },
+          })
+          .then((r) => r.json())
       ).subscriptions;
     expect((await open()).open).toBe(0);
     const stream = await subscribe(app.url, 'subscription { inventoryChanged { petId quantity } }', {
