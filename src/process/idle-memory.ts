@@ -1,14 +1,14 @@
 // V8 keeps its young generation as large as a busy spell grew it (up to three times the --max-semi-space-size that
 // `npm start` gives), and shrinks it only at a collection that finds the allocation rate of the last seconds low:
 // an idle process collects nothing, so it would hold that memory until the next spell. Once no request has come
-// for a few seconds, this collects once a second until the young generation is back to its size at start-up.
+// for a few seconds after a spell that grew it, this runs a full collection once a second, ten in all.
 import type { Server } from 'node:http';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
 const QUIET_MS = 5_000;
 const TICK_MS = 1_000;
-/** Per quiet spell: V8 shrinks within a few collections once the spell's allocations are seconds old. */
+/** Per quiet spell. */
 const MAX_COLLECTIONS = 10;
 
 export interface IdleMemoryDeps {
@@ -29,7 +29,9 @@ export function idleMemory({ now, collect, youngGenerationBytes }: IdleMemoryDep
     },
     tick() {
       if (now() - lastRequestAt < QUIET_MS || collections >= MAX_COLLECTIONS) return;
-      if (youngGenerationBytes() <= resting) return;
+      // Only after a spell that grew the young generation; then all ten, as what the spell left keeps turning
+      // into garbage for some seconds (the database pool closes its idle connections after 10 s).
+      if (collections === 0 && youngGenerationBytes() <= resting) return;
       collections++;
       collect();
     },
