@@ -2,10 +2,7 @@
 // status (of the response, for REST and whole-request refusals) and the message, with nothing changed in the
 // store. An entry not provoked here names the test that does; a new entry must be placed in one list or the other.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_SUBSCRIPTIONS } from '../../src/config/rate-limits.ts';
 import {
@@ -27,6 +24,7 @@ import { createApiKey } from '../../src/keys/repository.ts';
 import { MAX_NAME_LENGTH, ORDERED_QUANTITY } from '../../src/store/validate.ts';
 import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { writeDomainsFile } from '../support/domains-file.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { getWithHost } from '../support/host-request.ts';
 import { createTestKey } from '../support/keys.ts';
@@ -626,27 +624,14 @@ describe('the HTTP server', () => {
 });
 
 describe('custom domains', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-error-answers-'));
+  const domainsFile = writeDomainsFile();
   let domains: TestApp;
   beforeAll(async () => {
-    const configFile = join(dir, 'domains.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        domains: {
-          primary: 'shop.example.com',
-          attached: [],
-          redirects: [],
-          platformHost: 'edge.petstore-platform.test',
-          certificateAuthority: 'letsencrypt.org',
-        },
-      }),
-    );
-    domains = await startTestApp({ http: true, env: { DOMAINS_CONFIG: configFile } });
+    domains = await startTestApp({ http: true, env: { DOMAINS_CONFIG: domainsFile.file } });
   });
   afterAll(async () => {
     await domains?.close();
-    rmSync(dir, { recursive: true, force: true });
+    domainsFile.remove();
   });
 
   it('refuses a Host that is not one of them as the catalogue says', async () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import type { Db } from '../../src/db/client.ts';
@@ -8,12 +5,12 @@ import { buildSchema } from '../../src/graphql/schema.ts';
 import { apiStages } from '../../src/graphql/yoga.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { writeDomainsFile } from '../support/domains-file.ts';
 import { getWithHost } from '../support/host-request.ts';
 
 // The order of the stages, seen from outside: each test makes two stages disagree about a request and checks
 // which one answered. The anonymous quota is one request a minute, so that the rate limit refuses at once.
-const dir = mkdtempSync(join(tmpdir(), 'petstore-pipeline-'));
-const domainsFile = join(dir, 'domains.json');
+const domainsFile = writeDomainsFile();
 const MAX_BODY_BYTES = 1000;
 const oversized = JSON.stringify({
   query: `{ pets { edges { node { id } } } } #${'x'.repeat(MAX_BODY_BYTES)}`,
@@ -21,22 +18,10 @@ const oversized = JSON.stringify({
 let app: TestApp;
 
 beforeAll(async () => {
-  writeFileSync(
-    domainsFile,
-    JSON.stringify({
-      domains: {
-        primary: 'shop.example.com',
-        attached: [],
-        redirects: [],
-        platformHost: 'edge.petstore-platform.test',
-        certificateAuthority: 'letsencrypt.org',
-      },
-    }),
-  );
   app = await startTestApp({
     http: true,
     env: {
-      DOMAINS_CONFIG: domainsFile,
+      DOMAINS_CONFIG: domainsFile.file,
       RATE_LIMIT_PLANS: '{"free":{"perMinute":1}}',
       GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
       REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
@@ -48,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app.close();
-  rmSync(dir, { recursive: true, force: true });
+  domainsFile.remove();
 });
 
 const get = (host: string, path: string) => getWithHost(new URL(app.url).port, host, path);
