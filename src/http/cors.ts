@@ -12,6 +12,8 @@ const ALLOWED_HEADERS = [
   'X-API-Key',
   'Idempotency-Key',
   'X-Request-Id',
+  // A page that keeps answers itself revalidates them (304, free of quota); the browser's own cache needs neither.
+  'If-None-Match',
   'Apollo-Require-Preflight',
   'X-Apollo-Operation-Name',
   'Apollographql-Client-Name',
@@ -32,6 +34,7 @@ const EXPOSED_HEADERS = [
   'Sunset',
   'Idempotent-Replayed',
   'X-Request-Id',
+  'ETag',
 ].join(', ');
 /** How long a browser may reuse a preflight's answer, in seconds (Chromium caps it at 7200). */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -47,7 +47,7 @@ Send \`Idempotency-Key\` (1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII cha
 
 <details><summary><b>Browsers: CORS</b></summary>
 
-Pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`); credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
+Pages on the origins in \`CORS_ORIGINS\` may call the API and read these headers (\`Access-Control-Expose-Headers\`), \`ETag\` among them: a page that keeps an answer sends it back as \`If-None-Match\` and gets 304, free of quota. Credentials (cookies) are never allowed: send the key as \`X-API-Key\`.
 </details>`;
 
 const PATH_PARAMETERS: Record<string, string> = {

@@ -145,6 +145,34 @@ describe('a page on an allowed origin', () => {
     });
     expect(outside).toEqual([]);
   });
+  it('reads an ETag and revalidates an answer it kept: 304 with no body, free of quota', async () => {
+    const { page, outside } = await openPage(allowedPage.origin);
+    const keyed = { 'X-API-Key': app.apiKey };
+    const first = await fetchFromPage(page, `${app.url}/pets?limit=2`, { headers: keyed }, [
+      'ETag',
+      'X-RateLimit-Remaining',
+    ]);
+    expect(first).toMatchObject({ status: 200, headers: { ETag: expect.stringMatching(/^(W\/)?"/) } });
+    const seen = (first as Extract<Seen, { status: number }>).headers;
+    // If-None-Match set by the script makes the request a preflighted one, and the browser hands the 304 over.
+    const again = await fetchFromPage(
+      page,
+      `${app.url}/pets?limit=2`,
+      { headers: { ...keyed, 'If-None-Match': seen.ETag as string } },
+      ['ETag', 'X-RateLimit-Remaining'],
+    );
+    expect(again).toEqual({
+      status: 304,
+      headers: { ETag: seen.ETag, 'X-RateLimit-Remaining': expect.any(String) },
+    });
+    const after = await fetchFromPage(page, `${app.url}/pets?limit=2`, { headers: keyed }, [
+      'X-RateLimit-Remaining',
+    ]);
+    expect(Number((after as Extract<Seen, { status: number }>).headers['X-RateLimit-Remaining'])).toBe(
+      Number(seen['X-RateLimit-Remaining']) - 1,
+    );
+    expect(outside).toEqual([]);
+  });
 });
 
 describe('a page on an origin that is not allowed', () => {
