@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { useCountingTestApp } from '../support/app.ts';
-import { cachedPet, petOf } from '../support/cached-pet.ts';
+import { cachedPet, expectFromCache, petOf } from '../support/response-cache.ts';
 
 // The response cache (src/graphql/plugins/response-cache.ts), on by default on SQLite, the only store with a
 // per-request check of "has anything changed?" (response-cache-off.db.test.ts: where it is off).
@@ -12,11 +12,10 @@ const PET = 'query($id: Int64!) { pets(ids: [$id]) { edges { node { id name inve
 
 it('answers a repeated read without running SQL, and the same answer', async () => {
   const pet = await app.createPet({ name: 'Echo', quantity: 3 });
-  const first = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
-  const second = await storeStatementsOf(() => app.ok(PET, { id: pet.id }));
+  const read = () => app.ok(PET, { id: pet.id });
+  const first = await storeStatementsOf(read);
   expect(first.sql.length).toBeGreaterThan(0);
-  expect(second.sql).toEqual([]);
-  expect(second.result).toEqual(first.result);
+  await expectFromCache(storeStatementsOf, read, first);
 });
 
 it('shows a write made through the API at once, including a side effect the write does not return', async () => {
@@ -44,10 +43,7 @@ it('shows a write committed by another connection (another gateway process, a sc
 it('caches REST reads too, and shows REST writes at once', async () => {
   const pet = await app.createPet({ name: 'Rest', quantity: 3 });
   const get = async () => (await app.get(`/pets/${pet.id}`, { key: null })).body;
-  const first = await storeStatementsOf(get);
-  const second = await storeStatementsOf(get);
-  expect(second.sql).toEqual([]);
-  expect(second.result).toEqual(first.result);
+  await expectFromCache(storeStatementsOf, get, await storeStatementsOf(get));
   const renamed = await app.send('PUT', `/pets/${pet.id}`, {
     body: { name: 'Rest renamed', categoryId: pet.categoryId, status: 'available' },
   });
