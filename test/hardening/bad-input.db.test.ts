@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { collectingLogger } from '../support/log-lines.ts';
 
 // The gateway's log lines: bad input is the client's fault, never logged as the server's (warn or error).
 const { logger, lines: logLines } = collectingLogger<{ level: number; msg?: string }>();
 
-let app: TestApp;
 let petId: number;
 let categoryId: number;
+const app = useTestApp({ logger });
 beforeAll(async () => {
-  app = await startTestApp({ logger });
   ({ id: petId, categoryId } = await app.createPet({ name: 'Rex' }));
   await app.createPet({ name: 'Fido', categoryId });
 });
-afterAll(() => app?.close());
 
 /** What the store holds: changed by nothing this file refuses. */
 const snapshot = async () =>

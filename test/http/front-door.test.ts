@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FRONT_DOOR_LINKS } from '../../src/http/front-door.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ http: true });
-});
-afterAll(() => app?.close());
+const app = useTestApp({ http: true });
 
 const BROWSER_ACCEPT =
   'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';

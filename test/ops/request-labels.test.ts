@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 import { collectingLogger } from '../support/log-lines.ts';
 
 // Every answer's log line (and its metrics) names the API and operation the request asked for, whichever stage
 // answered it: a refusal by the rate limit or for a key is still that operation's.
 const { logger, lines } = collectingLogger();
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({
-    env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', CORS_ORIGINS: 'https://app.example.com' },
-    logger,
-  });
+const app = useTestApp({
+  env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', CORS_ORIGINS: 'https://app.example.com' },
+  logger,
 });
-afterAll(() => app?.close());
 
 async function labelOf(path: string, init: RequestInit = {}) {
   const response = await app.fetch(path, init);

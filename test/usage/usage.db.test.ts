@@ -1,34 +1,32 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
 import { createUsageCounter, databaseUsageStore } from '../../src/usage/counts.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // The usage page's counts, on the database (SQLite and PostgreSQL): what a key holder sees matches the requests
 // the key made, whichever process counted them, and looking costs nothing.
 const logged: string[] = [];
-let app: TestApp;
 let key: string;
+const app = useTestApp({
+  http: true,
+  logger: pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        logged.push(String(chunk));
+        done();
+      },
+    }),
+  ),
+});
 beforeAll(async () => {
-  app = await startTestApp({
-    http: true,
-    logger: pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk, _encoding, done) {
-          logged.push(String(chunk));
-          done();
-        },
-      }),
-    ),
-  });
   key = await createTestKey(app.prisma, 'enterprise', { perMinute: 3, perDay: 100 });
 });
-afterAll(() => app?.close());
 
 const usageOf = async (apiKey: string | undefined) => {
   const response = await app.fetch(`/usage`, {
