@@ -29,18 +29,14 @@ describe('a subscriber that stops reading', () => {
     const requests = 12;
     for (let r = 0; r < requests; r++) {
       const keyed = r % 3 === 2;
-      const response = await fetch(`${app.url}/graphql`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-api-key': app.apiKey,
-          ...(keyed && { 'idempotency-key': randomUUID() }),
-        },
-        body: JSON.stringify(flood(pet.id, r * 150 + 1)),
+      const response = await app.postGraphQL(flood(pet.id, r * 150 + 1), {
+        headers: keyed ? { 'idempotency-key': randomUUID() } : {},
       });
-      const body = await response.text();
-      expect(response.status, body).toBe(200);
-      const results = JSON.parse(body) as { data: Record<string, { quantity: number }>; errors?: unknown }[];
+      expect(response.status, response.text).toBe(200);
+      const results = JSON.parse(response.text) as {
+        data: Record<string, { quantity: number }>;
+        errors?: unknown;
+      }[];
       expect(results.every((result) => result.errors === undefined)).toBe(true);
       expect(results.at(-1)?.data.w14?.quantity).toBe(r * 150 + 150);
     }

@@ -29,10 +29,8 @@ beforeAll(async () => {
 });
 
 const usageOf = async (apiKey: string | undefined) => {
-  const response = await app.fetch(`/usage`, {
-    headers: { accept: 'application/json', ...(apiKey && { 'x-api-key': apiKey }) },
-  });
-  return { response, body: await response.json() };
+  const response = await app.get('/usage', { key: apiKey ?? null, headers: { accept: 'application/json' } });
+  return { response, body: response.body };
 };
 /** The status of a request with the file's key (or another). */
 const statusOf = async (answer: Promise<{ status: number }>) => (await answer).status;
@@ -205,7 +203,7 @@ describe('npm run apikey -- usage <id>', () => {
       await statusOf(app.get('/categories', { key: cliKey })),
     ]).toEqual([200, 429]);
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
-    await app.fetch(`/usage`, { headers: { 'x-api-key': cliKey } }); // adds the gateway's pending counts
+    await app.get('/usage', { key: cliKey }); // adds the gateway's pending counts
     const lines = await runApiKeyCommand(
       parseApiKeyCommand(['usage', String(id)]),
       app.prisma,
@@ -226,13 +224,7 @@ describe('open subscriptions on /usage', () => {
   it('counts the subscriptions the key holds open, and lets them go when they end', async () => {
     const holder = await createTestKey(app.prisma, 'pro');
     const open = async () =>
-      (
-        await app
-          .fetch(`/usage`, {
-            headers: { 'x-api-key': holder, accept: 'application/json' },
-          })
-          .then((r) => r.json())
-      ).subscriptions;
+      (await app.get('/usage', { key: holder, headers: { accept: 'application/json' } })).body.subscriptions;
     expect((await open()).open).toBe(0);
     const stream = await subscribe(app.url, 'subscription { inventoryChanged { petId quantity } }', {
       key: holder,
