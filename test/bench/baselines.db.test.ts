@@ -5,6 +5,7 @@ import type { Request, Workload } from '../../bench/load.ts';
 import { type ServerProcess, startBaseline } from '../../bench/processes.ts';
 import { benchScenarios, type Scenario } from '../../bench/scenarios.ts';
 import { createEmptyTestDatabase, type EmptyTestDatabase } from '../support/databases.ts';
+import { overHttp, requestHelpers } from '../support/requests.ts';
 
 // The raw baseline of `npm run bench` answers the same questions as the gateway's rows, on this database, and
 // the mixed row's writes on it really place and cancel orders. Nothing here is timed.
@@ -24,14 +25,9 @@ afterAll(async () => {
   await database.drop();
 });
 
-const send = async ({ method, path, body }: Request) => {
-  const response = await fetch(baseline.url + path, {
-    method,
-    body,
-    headers: body ? { 'content-type': 'application/json' } : {},
-  });
-  return { status: response.status, text: await response.text() };
-};
+/** A request of the workload, to the baseline server: its body (JSON text) as it is, and no key. */
+const send = ({ method, path, body }: Request) =>
+  requestHelpers(overHttp(baseline.url)).send(method, path, { body });
 const scenario = (part: string) => scenarios.find((s) => s.name.includes(part)) as Scenario;
 
 it('seeds more pets than the response cache holds, in full pages of 100', () => {

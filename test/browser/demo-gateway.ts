@@ -14,14 +14,16 @@ export const SCREENSHOTS = resolve(
   process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/screenshots' : '../.artifacts/screenshots',
 );
 
-export async function startDemoGateway(): Promise<{
-  app: TestApp;
-  browser: Browser;
-  close: () => Promise<void>;
-}> {
-  const [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
-  await seedDemoCatalogue(app.database.db);
-  mkdirSync(SCREENSHOTS, { recursive: true });
+/**
+ * A test app served on a port, with the demo catalogue when `demo` says so, and Debian's Chromium beside it,
+ * started together.
+ */
+async function startAppWithChromium(options: { env?: NodeJS.ProcessEnv; demo?: boolean } = {}) {
+  const [app, browser] = await Promise.all([
+    startTestApp({ http: true, env: options.env }),
+    launchChromium(),
+  ]);
+  if (options.demo) await seedDemoCatalogue(app.database.db);
   return {
     app,
     browser,
@@ -30,6 +32,25 @@ export async function startDemoGateway(): Promise<{
       await app.close();
     },
   };
+}
+
+export async function startDemoGateway(): Promise<{
+  app: TestApp;
+  browser: Browser;
+  close: () => Promise<void>;
+}> {
+  const demo = await startAppWithChromium({ demo: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return demo;
+}
+
+/** The app and browser of a file (startAppWithChromium), started before its tests and closed after them. */
+export function useAppWithChromium(options: Parameters<typeof startAppWithChromium>[0] = {}) {
+  const started = perFile(
+    () => startAppWithChromium(options),
+    (both) => both.close(),
+  );
+  return { app: perFile(async () => started.app), browser: perFile(async () => started.browser) };
 }
 
 /** The demo gateway and browser of a file, started before its tests and closed after them. */

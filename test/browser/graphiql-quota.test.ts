@@ -1,28 +1,15 @@
-import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { blockOutsideLoopback, launchChromium } from './chromium.ts';
+import type { Page, Response } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { blockOutsideLoopback } from './chromium.ts';
+import { useAppWithChromium } from './demo-gateway.ts';
 
 // GraphiQL once the anonymous quota is spent: its schema load is counted in the introspection budget, and a key
 // typed in the headers editor reaches the schema without a reload. The HTTP side is
 // test/ratelimit/introspection.test.ts.
 
-let app: TestApp;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startTestApp({
-      http: true,
-      env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', RATE_LIMIT_INTROSPECTION_PER_MINUTE: '5' },
-    }),
-    launchChromium(),
-  ]);
-  await seedDemoCatalogue(app.database.db);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+const { app, browser } = useAppWithChromium({
+  env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', RATE_LIMIT_INTROSPECTION_PER_MINUTE: '5' },
+  demo: true,
 });
 
 const isSchemaLoad = (response: Response) =>

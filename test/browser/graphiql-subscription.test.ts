@@ -1,17 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { blockOutsideLoopback, launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { blockOutsideLoopback } from './chromium.ts';
+import { useAppWithChromium } from './demo-gateway.ts';
 
-let app: TestApp;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const { app, browser } = useAppWithChromium();
 
 describe('GraphiQL at /graphql', () => {
   it('runs a subscription and shows the change a write over HTTP makes', async () => {

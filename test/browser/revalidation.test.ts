@@ -1,19 +1,8 @@
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoCatalogue } from '../../src/store/demo-catalogue.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { launchChromium } from './chromium.ts';
+import type { CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useAppWithChromium } from './demo-gateway.ts';
 
-let app: TestApp;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
-  await seedDemoCatalogue(app.database.db);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const { app, browser } = useAppWithChromium({ demo: true });
 
 interface Exchange {
   url: string;

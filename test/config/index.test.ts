@@ -60,60 +60,46 @@ describe('configuration', () => {
     expect(database).toMatchObject({ provider: 'postgresql', schema: 'gw', poolSize: 4 });
   });
 
+  /** A row of the table below: `name=value`, refused with `name="value": rule`. */
+  const refused = (name: string, value: string, rule: string): [Record<string, string>, string] => [
+    { [name]: value },
+    `${name}="${value}": ${rule}`,
+  ];
+  const NOT_A_DATABASE = 'DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)';
+
   it.each([
-    [{ PORT: 'abc' }, 'PORT="abc": must be a whole number from 0 to 65535'],
-    [{ PORT: '70000' }, 'PORT="70000": must be a whole number from 0 to 65535'],
-    [{ HOST: '' }, 'HOST="": must not be empty'],
-    [
-      { DATABASE_URL: 'mysql://root@127.0.0.1/shop' },
-      'DATABASE_URL="mysql://root@127.0.0.1/shop": MySQL is not supported: DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)',
-    ],
+    ...['abc', '70000'].map((port) => refused('PORT', port, 'must be a whole number from 0 to 65535')),
+    refused('HOST', '', 'must not be empty'),
+    refused('DATABASE_URL', 'mysql://root@127.0.0.1/shop', `MySQL is not supported: ${NOT_A_DATABASE}`),
     [{ DATABASE_URL: 'mariadb://db/shop' }, 'MariaDB is not supported'],
-    [
-      { DATABASE_URL: 'postgress://root@127.0.0.1:5432/test' },
-      'DATABASE_URL="postgress://root@127.0.0.1:5432/test": unknown scheme "postgress:": did you mean postgresql://root@127.0.0.1:5432/test? DATABASE_URL must be file:… (SQLite) or postgresql://… (PostgreSQL)',
-    ],
-    [{ DATABASE_URL: 'postgre://db/x' }, 'did you mean postgresql://db/x?'],
-    [{ DATABASE_URL: 'PostgresSQL://db/x' }, 'did you mean postgresql://db/x?'],
-    [{ DATABASE_URL: 'pgsql://db/x' }, 'did you mean postgresql://db/x?'],
-    [{ DATABASE_URL: 'postgresql:/db/x' }, 'did you mean postgresql://db/x?'],
+    refused(
+      'DATABASE_URL',
+      'postgress://root@127.0.0.1:5432/test',
+      `unknown scheme "postgress:": did you mean postgresql://root@127.0.0.1:5432/test? ${NOT_A_DATABASE}`,
+    ),
+    ...['postgre://db/x', 'PostgresSQL://db/x', 'pgsql://db/x', 'postgresql:/db/x'].map(
+      (url): [Record<string, string>, string] => [{ DATABASE_URL: url }, 'did you mean postgresql://db/x?'],
+    ),
     [{ DATABASE_URL: 'sqlite:./data/petstore.db' }, 'did you mean file:./data/petstore.db'],
-    [
-      { DATABASE_URL: 'redis://x' },
-      'DATABASE_URL="redis://x": DATABASE_URL must be file:… (SQLite) or postgresql://…',
-    ],
+    refused('DATABASE_URL', 'redis://x', 'DATABASE_URL must be file:… (SQLite) or postgresql://…'),
     [{ DATABASE_URL: 'postgresql://u:secret@db/x?schema=a-b' }, 'is not a plain identifier'],
-    [{ GRAPHQL_MAX_DEPTH: '0' }, 'GRAPHQL_MAX_DEPTH="0": must be a whole number of levels >= 1'],
-    [{ GRAPHQL_MAX_BODY_BYTES: '64k' }, 'GRAPHQL_MAX_BODY_BYTES="64k": must be a whole number of bytes >= 1'],
-    [{ SHUTDOWN_TIMEOUT_MS: '-1' }, 'SHUTDOWN_TIMEOUT_MS="-1": must be a whole number of milliseconds >= 1'],
-    [{ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS="-1": must be a whole number of milliseconds >= 0'],
-    [{ SHUTDOWN_DELAY_MS: '3s' }, 'SHUTDOWN_DELAY_MS="3s": must be a whole number of milliseconds >= 0'],
-    [{ WORKERS: '0' }, 'WORKERS="0": must be a whole number >= 1, or auto (one per CPU)'],
-    [{ WORKERS: 'all' }, 'WORKERS="all": must be a whole number >= 1, or auto (one per CPU)'],
-    [
-      { HTTP_HEADERS_TIMEOUT_MS: '40000' },
-      'HTTP_HEADERS_TIMEOUT_MS="40000": must not be more than HTTP_REQUEST_TIMEOUT_MS',
-    ],
-    [
-      { IDEMPOTENCY_MAX_RECORD_BYTES: '64KB' },
-      'IDEMPOTENCY_MAX_RECORD_BYTES="64KB": must be a whole number of bytes from 0 to 16777216',
-    ],
-    [
-      { IDEMPOTENCY_MAX_RECORD_BYTES: '20000000' },
-      'IDEMPOTENCY_MAX_RECORD_BYTES="20000000": must be a whole number of bytes from 0 to 16777216',
-    ],
-    [
-      { IDEMPOTENCY_MAX_BYTES_PER_KEY: '1000' },
-      'IDEMPOTENCY_MAX_BYTES_PER_KEY="1000": must not be less than IDEMPOTENCY_MAX_RECORD_BYTES',
-    ],
-    [
-      { LOG_LEVEL: 'verbose' },
-      'LOG_LEVEL="verbose": must be one of fatal, error, warn, info, debug, trace, silent',
-    ],
-    [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT="text": must be one of json, pretty'],
-    [{ LOG_FORMAT: 'JSON' }, 'LOG_FORMAT="JSON": must be one of json, pretty'],
-    [{ FEDERATION: 'true' }, 'FEDERATION="true": must be one of on, off'],
-    [{ FEDERATION: 'ON' }, 'FEDERATION="ON": must be one of on, off'],
+    refused('GRAPHQL_MAX_DEPTH', '0', 'must be a whole number of levels >= 1'),
+    refused('GRAPHQL_MAX_BODY_BYTES', '64k', 'must be a whole number of bytes >= 1'),
+    refused('SHUTDOWN_TIMEOUT_MS', '-1', 'must be a whole number of milliseconds >= 1'),
+    ...['-1', '3s'].map((delay) =>
+      refused('SHUTDOWN_DELAY_MS', delay, 'must be a whole number of milliseconds >= 0'),
+    ),
+    ...['0', 'all'].map((workers) =>
+      refused('WORKERS', workers, 'must be a whole number >= 1, or auto (one per CPU)'),
+    ),
+    refused('HTTP_HEADERS_TIMEOUT_MS', '40000', 'must not be more than HTTP_REQUEST_TIMEOUT_MS'),
+    ...['64KB', '20000000'].map((bytes) =>
+      refused('IDEMPOTENCY_MAX_RECORD_BYTES', bytes, 'must be a whole number of bytes from 0 to 16777216'),
+    ),
+    refused('IDEMPOTENCY_MAX_BYTES_PER_KEY', '1000', 'must not be less than IDEMPOTENCY_MAX_RECORD_BYTES'),
+    refused('LOG_LEVEL', 'verbose', 'must be one of fatal, error, warn, info, debug, trace, silent'),
+    ...['text', 'JSON'].map((format) => refused('LOG_FORMAT', format, 'must be one of json, pretty')),
+    ...['true', 'ON'].map((federation) => refused('FEDERATION', federation, 'must be one of on, off')),
   ])('refuses %o with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -22,12 +22,13 @@ import {
 import { SCOPES } from '../../src/contract/scopes.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { MAX_NAME_LENGTH, ORDERED_QUANTITY } from '../../src/store/validate.ts';
-import { createRestClient, type RestClient, type RestResponse } from '../rest/client.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { type RestResponse, useRestClient } from '../rest/client.ts';
+import { type Answer, useTestApp } from '../support/app.ts';
 import { writeDomainsFile } from '../support/domains-file.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { getWithHost } from '../support/host-request.ts';
 import { createTestKey } from '../support/keys.ts';
+import { slowUpload } from '../support/slow-upload.ts';
 
 const MAX_BODY_BYTES = 1024;
 const MAX_DEPTH = 10;
@@ -57,45 +58,32 @@ const ELSEWHERE: Partial<Record<ErrorName, string>> = {
   fieldNotScalar: 'test/graphql/input-check.test.ts',
 };
 
-let app: TestApp;
-let rest: RestClient;
+const env = {
+  GRAPHQL_MAX_DEPTH: String(MAX_DEPTH),
+  PLACE_ORDER_PER_MINUTE: String(PLACE_ORDER_PER_MINUTE),
+  IDEMPOTENCY_MAX_RECORD_BYTES: String(MAX_RECORD_BYTES),
+  REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+  GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+  RATE_LIMIT_BAN_AFTER: '1',
+  PETS_BY_ID_DEPRECATED_AT: '2020-01-01',
+  PETS_BY_ID_SUNSET_AT: '2021-06-30T12:00:00Z',
+};
+// Answered in-process; `served`, on a port, for what needs a socket: bytes node:http refuses, a request whose
+// body is still on its way, an event stream.
+const app = useTestApp({ env });
+const served = useTestApp({ http: true, env });
+const rest = useRestClient(app);
 let categoryId: number;
 const provoked = new Set<ErrorName>();
 
 beforeAll(async () => {
-  app = await startTestApp({
-    http: true,
-    env: {
-      GRAPHQL_MAX_DEPTH: String(MAX_DEPTH),
-      PLACE_ORDER_PER_MINUTE: String(PLACE_ORDER_PER_MINUTE),
-      IDEMPOTENCY_MAX_RECORD_BYTES: String(MAX_RECORD_BYTES),
-      REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-      GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-      RATE_LIMIT_BAN_AFTER: '1',
-      PETS_BY_ID_DEPRECATED_AT: '2020-01-01',
-      PETS_BY_ID_SUNSET_AT: '2021-06-30T12:00:00Z',
-    },
-  });
-  rest = await createRestClient(app);
   categoryId = (await rest.post('/categories', { name: 'Dogs' })).body.id;
-});
-afterAll(() => app.close());
-
-const counts = async () => ({
-  pets: await app.count('pet'),
-  categories: await app.count('category'),
-  orders: await app.count('order'),
-  inventory: await app.count('inventoryItem'),
 });
 
 /** The Error object as a client reads it from a GraphQL response's first error. */
-async function graphqlError(response: Response | Promise<Response> | ReturnType<TestApp['graphql']>) {
+async function graphqlError(response: Answer | Promise<Answer>) {
   const answer = await response;
-  const body =
-    answer instanceof Response
-      ? ((await answer.json()) as Awaited<ReturnType<TestApp['graphql']>>['body'])
-      : answer.body;
-  const [error] = body.errors ?? [];
+  const [error] = answer.body.errors ?? [];
   const { code, status } = (error?.extensions ?? {}) as { code: ErrorBody['code']; status: number };
   return { httpStatus: answer.status, error: { code, message: error?.message, status } };
 }
@@ -116,11 +104,22 @@ function expectEntry<Name extends ErrorName>(
   expect(answer.httpStatus, name).toBe(ERROR_STATUS[code]);
 }
 
-const restAnswer = (response: RestResponse) => ({ httpStatus: response.status, error: response.body });
+const restAnswer = (response: RestResponse | Answer) => ({
+  httpStatus: response.status,
+  error: response.body,
+});
+
+/** A pet with one in stock, and an open order of it: the stock is spent. */
+async function orderedPet(name: string) {
+  const pet = (await rest.post('/pets', { name, categoryId })).body;
+  await rest.put(`/store/inventory/${pet.id}`, { quantity: 1 });
+  const order = (await rest.post('/store/orders', { petId: pet.id })).body;
+  return { pet, order };
+}
 
 describe('REST answers', () => {
   it('writes each refusal as its entry says, changing nothing', async () => {
-    const before = await counts();
+    const before = await app.counts();
     expectEntry(restAnswer(await rest.get('/pets/1/owners')), 'noSuchPath', { path: '/pets/1/owners' });
     expectEntry(restAnswer(await rest.put('/pets', { name: 'x', categoryId })), 'methodNotAllowed', {
       method: 'PUT',
@@ -148,20 +147,18 @@ describe('REST answers', () => {
       what: 'Category',
       id: 999999,
     });
-    const long = await fetch(`${app.url}/pets?x=${'a'.repeat(MAX_TARGET_BYTES)}`);
-    expectEntry({ httpStatus: long.status, error: await long.json() }, 'targetTooLong');
-    const ops = await fetch(`${app.url}/openapi.json`, { method: 'POST' });
-    expectEntry({ httpStatus: ops.status, error: await ops.json() }, 'readOnlyPath', {
+    const long = await app.get(`/pets?x=${'a'.repeat(MAX_TARGET_BYTES)}`, { key: null });
+    expectEntry(restAnswer(long), 'targetTooLong');
+    const ops = await app.send('POST', '/openapi.json', { key: null });
+    expectEntry(restAnswer(ops), 'readOnlyPath', {
       path: '/openapi.json',
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('writes the store refusals as their entries say, changing nothing', async () => {
-    const pet = (await rest.post('/pets', { name: 'Rex', categoryId })).body;
-    await rest.put(`/store/inventory/${pet.id}`, { quantity: 1 });
-    const order = (await rest.post('/store/orders', { petId: pet.id })).body;
-    const before = await counts();
+    const { pet, order } = await orderedPet('Rex');
+    const before = await app.counts();
     const tooMany = await rest.post('/store/orders', { petId: pet.id, quantity: 2 });
     expectEntry(restAnswer(tooMany), 'outOfStock', { petId: pet.id, inStock: 0, requested: 2 });
     expectEntry(restAnswer(await rest.delete(`/pets/${pet.id}`)), 'petHasOpenOrders', {
@@ -177,14 +174,12 @@ describe('REST answers', () => {
     expectEntry(restAnswer(reopen), 'orderCompletionFinal', { id: order.id });
     const cancel = await rest.delete(`/store/orders/${order.id}`);
     expectEntry(restAnswer(cancel), 'completeOrderNotCancelled', { id: order.id });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses input fields as their entries say, changing nothing', async () => {
-    const pet = (await rest.post('/pets', { name: 'Input', categoryId })).body;
-    await rest.put(`/store/inventory/${pet.id}`, { quantity: 1 });
-    const order = (await rest.post('/store/orders', { petId: pet.id })).body;
-    const before = await counts();
+    const { pet, order } = await orderedPet('Input');
+    const before = await app.counts();
     const category = (name: unknown) => rest.post('/categories', { name });
     const long = 'x'.repeat(MAX_NAME_LENGTH + 1);
     expectEntry(restAnswer(await category(long)), 'fieldTooLong', {
@@ -236,12 +231,12 @@ describe('REST answers', () => {
     });
     const noPet = await rest.post('/store/orders', { petId: 999_999 });
     expectEntry(restAnswer(noPet), 'referenceNotFound', { field: 'petId', what: 'pet', id: 999_999 });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
     expect((await rest.get(`/categories/${categoryId}`)).body.name).toBe('Dogs');
   });
 
   it('refuses a variable of the wrong type as its entry says, changing nothing', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const query = 'query($first: Int) { pets(first: $first) { edges { cursor } } }';
     // Answered as graphql-js answers its own variable errors: without data, with no HTTP status of its own.
     const answer = await graphqlError(app.graphql(query, { first: 'ten' }));
@@ -249,11 +244,11 @@ describe('REST answers', () => {
     expectEntry({ ...answer, httpStatus: ERROR_STATUS.VALIDATION_FAILED }, 'fieldNotInt32', {
       field: '$first',
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses path and query parameters as their entries say, changing nothing', async () => {
-    const before = await counts();
+    const before = await app.counts();
     expectEntry(restAnswer(await rest.delete('/pets/rex')), 'parameterNotInt64', {
       parameter: 'petId',
       got: 'rex',
@@ -317,7 +312,7 @@ describe('REST answers', () => {
       problem: 'not printable',
       length: 4,
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('answers GET /pets/{petId} after its sunset as the catalogue says', async () => {
@@ -330,29 +325,32 @@ describe('REST answers', () => {
   it('refuses a reused Idempotency-Key as the catalogue says', async () => {
     const headers = { 'idempotency-key': 'catalogue-reuse' };
     expect((await rest.post('/categories', { name: 'First' }, { headers })).status).toBe(201);
-    const before = await counts();
+    const before = await app.counts();
     const reused = await rest.post('/categories', { name: 'Second' }, { headers });
     expectEntry(restAnswer(reused), 'idempotencyKeyReused');
     const badKey = await rest.post('/categories', { name: 'Third' }, { headers: { 'idempotency-key': '' } });
     expectEntry(restAnswer(badKey), 'idempotencyKeyInvalid', { problem: 'empty', length: 0 });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses an id that is no int64 in a body as the catalogue says, changing nothing', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const answer = await rest.post('/pets', { name: 'Rex', categoryId: 'one' });
     expectEntry(restAnswer(answer), 'int64Invalid', { field: 'categoryId' });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses a repeat of a keyed write still running as the catalogue says, changing nothing', async () => {
-    const key = 'catalogue-in-use';
-    const first = await keyedWriteInFlight('/categories', JSON.stringify({ name: 'Slow' }), key);
-    const before = await counts();
-    const repeat = await rest.post('/categories', { name: 'Slow' }, { headers: { 'idempotency-key': key } });
+    const headers = { 'x-api-key': served.apiKey, 'idempotency-key': 'catalogue-in-use' };
+    const body = JSON.stringify({ name: 'Slow' });
+    const first = slowUpload(Number(new URL(served.url).port), { path: '/categories', body, headers });
+    await first.inFlight;
+    const before = await served.counts();
+    const repeat = await served.post('/categories', { name: 'Slow' }, { headers });
     expectEntry(restAnswer(repeat), 'idempotencyKeyInUse');
-    expect(await counts()).toEqual(before);
-    expect(await first.finish()).toBe(201);
+    expect(await served.counts()).toEqual(before);
+    first.finish();
+    expect((await first.response).status).toBe(201);
   });
 
   it('refuses a repeat of a keyed write whose answer was not kept as the catalogue says, changing nothing', async () => {
@@ -360,13 +358,13 @@ describe('REST answers', () => {
     const pet = { name: 'N'.repeat(MAX_RECORD_BYTES), categoryId };
     const first = await rest.post('/pets', pet, { headers });
     expect(first.status).toBe(201);
-    const before = await counts();
+    const before = await app.counts();
     const repeat = await rest.post('/pets', pet, { headers });
     expectEntry(restAnswer(repeat), 'idempotencyAnswerNotKept', {
       status: 201,
       digest: createHash('sha256').update(first.text).digest('hex'),
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses over the limit, then bans, as the catalogue says', async () => {
@@ -387,7 +385,7 @@ describe('REST answers', () => {
 
 describe('GraphQL answers', () => {
   it('writes each refusal as its entry says, changing nothing', async () => {
-    const before = await counts();
+    const before = await app.counts();
     const write = `mutation { createCategory(input: { name: "Cats" }) { id } }`;
     expectEntry(await graphqlError(app.graphql(write, undefined, { key: null })), 'writesNeedKey');
     expectEntry(
@@ -395,8 +393,7 @@ describe('GraphQL answers', () => {
       'fieldNeedsKey',
       { field: 'apiKeys', scope: 'admin' },
     );
-    const post = (contentType: string, body: string) =>
-      fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    const post = (contentType: string, body: string) => app.postGraphQL(body, { contentType, key: null });
     expectEntry(await graphqlError(post('text/plain', '{}')), 'graphqlFormBody', {
       contentType: 'text/plain',
     });
@@ -408,9 +405,7 @@ describe('GraphQL answers', () => {
       JSON.stringify({ query: `{ pets { edges { cursor } } }`, x: 'x'.repeat(MAX_BODY_BYTES) }),
     );
     expectEntry(await graphqlError(big), 'bodyTooLarge', { maxBytes: MAX_BODY_BYTES });
-    const image = await fetch(`${app.url}/graphql?query=%7B__typename%7D`, {
-      headers: { accept: 'image/png' },
-    });
+    const image = app.get('/graphql?query=%7B__typename%7D', { key: null, headers: { accept: 'image/png' } });
     expectEntry(await graphqlError(image), 'acceptsNoAnswer');
     const deferred = '{ categories { edges { node { id ... @defer { name } } } } }';
     const inParts = app.graphql(deferred, undefined, { headers: { accept: 'application/json' } });
@@ -438,7 +433,7 @@ describe('GraphQL answers', () => {
     expectEntry(await graphqlError(post('application/json', deepExtensions)), 'nestedTooDeep', {
       field: 'extensions',
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses documents beyond the limits as their entries say', async () => {
@@ -454,30 +449,25 @@ describe('GraphQL answers', () => {
   });
 
   it("refuses what a key's trusted-documents mode does not allow as the catalogue says, changing nothing", async () => {
-    const before = await counts();
+    const before = await app.counts();
     const keyOf = async (trustedDocuments: 'off' | 'require') =>
       (await createApiKey(app.prisma, { plan: 'pro', scopes: SCOPES, trustedDocuments })).key;
     const [off, strict] = [await keyOf('off'), await keyOf('require')];
-    const send = (key: string, body: object) =>
-      fetch(`${app.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: JSON.stringify(body),
-      });
+    const send = (key: string, body: object) => app.postGraphQL(body, { key });
     const documentId = `sha256:${'0'.repeat(64)}`;
     expectEntry(await graphqlError(send(off, { documentId })), 'trustedDocumentsOff');
     const persistedQuery = { version: 1, sha256Hash: '0'.repeat(64) };
     expectEntry(await graphqlError(send(off, { extensions: { persistedQuery } })), 'persistedQueriesOff');
     const write = 'mutation { createCategory(input: { name: "Untrusted" }) { id } }';
     expectEntry(await graphqlError(send(strict, { query: write })), 'registeredDocumentsOnly');
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it('refuses an operation over a per-field limit whole as the catalogue says, changing nothing', async () => {
     const pet = (await rest.post('/pets', { name: 'Limited', categoryId })).body;
     await rest.put(`/store/inventory/${pet.id}`, { quantity: 100 });
     const key = await createTestKey(app.prisma, 'pro');
-    const before = await counts();
+    const before = await app.counts();
     const calls = PLACE_ORDER_PER_MINUTE + 1;
     const orders = Array.from(
       { length: calls },
@@ -492,18 +482,18 @@ describe('GraphQL answers', () => {
       left: PLACE_ORDER_PER_MINUTE,
       retryAfter: Number((await refused).headers.get('retry-after')),
     });
-    expect(await counts()).toEqual(before);
+    expect(await app.counts()).toEqual(before);
   });
 
   it("refuses a subscription past the caller's cap as the catalogue says", async () => {
-    const key = await createTestKey(app.prisma, 'free');
+    const key = await createTestKey(served.prisma, 'free');
     const query = 'subscription { inventoryChanged { quantity } }';
     const open = await Promise.all(
-      Array.from({ length: DEFAULT_MAX_SUBSCRIPTIONS.free }, () => subscribe(app.url, query, { key })),
+      Array.from({ length: DEFAULT_MAX_SUBSCRIPTIONS.free }, () => subscribe(served.url, query, { key })),
     );
     try {
       expect(open.map((stream) => stream.response.status)).toEqual(open.map(() => 200));
-      const refused = await subscribe(app.url, query, { key });
+      const refused = await subscribe(served.url, query, { key });
       await refused.ended;
       const [answer] = refused.next();
       expectEntry(
@@ -548,45 +538,13 @@ describe('GraphQL answers', () => {
 
 describe('the usage route', () => {
   it('asks for the key as the catalogue says', async () => {
-    const usage = await fetch(`${app.url}/usage`, { headers: { accept: 'application/json' } });
-    expectEntry({ httpStatus: usage.status, error: await usage.json() }, 'usageNeedsKey');
+    const usage = await app.get('/usage', { key: null, headers: { accept: 'application/json' } });
+    expectEntry(restAnswer(usage), 'usageNeedsKey');
   });
 });
 
-/**
- * A keyed POST whose body arrives in two parts: the first once the server has taken the request in (it answers
- * `Expect: 100-continue` as it hands the request on), the rest on `finish`, which resolves to the status.
- */
-async function keyedWriteInFlight(path: string, body: string, idempotencyKey: string) {
-  const { port, hostname } = new URL(app.url);
-  const socket = connect(Number(port), hostname);
-  let raw = '';
-  const continued = new Promise<void>((resolve) => {
-    socket.on('data', (chunk) => {
-      raw += chunk;
-      if (raw.startsWith('HTTP/1.1 100')) resolve();
-    });
-  });
-  const ended = new Promise<void>((resolve) => socket.on('end', resolve));
-  socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
-      `X-API-Key: ${app.apiKey}\r\nIdempotency-Key: ${idempotencyKey}\r\nExpect: 100-continue\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
-  );
-  await continued;
-  const half = Math.floor(body.length / 2);
-  socket.write(body.slice(0, half));
-  return {
-    finish: async () => {
-      socket.write(body.slice(half));
-      await ended;
-      return Number(raw.slice(raw.lastIndexOf('HTTP/1.1 ')).split(' ')[1]);
-    },
-  };
-}
-
 /** What the server writes on a connection that sends `bytes`, as its status and the Error object. */
-async function rawAnswer(bytes: string, url = app.url) {
+async function rawAnswer(bytes: string, url = served.url) {
   const raw = await new Promise<string>((resolve, reject) => {
     const { port, hostname } = new URL(url);
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
@@ -625,14 +583,8 @@ describe('the HTTP server', () => {
 
 describe('custom domains', () => {
   const domainsFile = writeDomainsFile();
-  let domains: TestApp;
-  beforeAll(async () => {
-    domains = await startTestApp({ http: true, env: { DOMAINS_CONFIG: domainsFile.file } });
-  });
-  afterAll(async () => {
-    await domains?.close();
-    domainsFile.remove();
-  });
+  afterAll(() => domainsFile.remove());
+  const domains = useTestApp({ http: true, env: { DOMAINS_CONFIG: domainsFile.file } });
 
   it('refuses a Host that is not one of them as the catalogue says', async () => {
     const other = await getWithHost(new URL(domains.url).port, 'elsewhere.example.org', '/pets');

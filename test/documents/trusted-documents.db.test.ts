@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHelpRequest, UsageError } from '../../src/cli/command-line.ts';
 import { parseDocumentsCommand, runDocumentsCommand } from '../../src/documents/commands.ts';
 import { setKeyPowers } from '../../src/keys/repository.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 const PETS = `query Pets($first: Int) { pets(first: $first) { edges { node { id name } } } }\n`;
@@ -16,12 +16,11 @@ const ORDER = 'mutation Order($petId: Int64!) { placeOrder(input: { petId: $petI
 const CREATE_PET = 'mutation NewPet($input: NewPet!) { createPet(input: $input) { id } }';
 const idOf = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
-let app: TestApp;
+const app = useTestApp({ env: { PLACE_ORDER_PER_MINUTE: '2' } });
 let dir: string;
 let pet: { id: number; categoryId: number };
 const keys: Record<string, string> = {};
 beforeAll(async () => {
-  app = await startTestApp({ env: { PLACE_ORDER_PER_MINUTE: '2' } });
   dir = await mkdtemp(path.join(tmpdir(), 'documents-'));
   pet = await app.createPet({ name: 'Trusted' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 100 }) { quantity } }`);
@@ -39,10 +38,7 @@ beforeAll(async () => {
     await setKeyPowers(app.prisma, row.id, { trustedDocuments: mode });
   }
 });
-afterAll(async () => {
-  await app.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const orders = () => app.prisma.order.count();
 
@@ -290,15 +286,10 @@ describe('trusted-documents modes', () => {
     const strict = await startTestApp({ env: { TRUSTED_DOCUMENTS: 'require' } });
     try {
       await runDocumentsCommand({ command: 'add', files: [path.join(dir, 'pets.graphql')] }, strict.prisma);
-      const fetchIt = (body: unknown, key?: string) =>
-        strict.fetch(`/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
-          body: JSON.stringify(body),
-        });
+      const fetchIt = (body: unknown, key?: string) => strict.postGraphQL(body, { key: key ?? null });
       const anonymousText = await fetchIt({ query: PETS });
       expect(anonymousText.status).toBe(400);
-      expect((await anonymousText.json()).errors[0].extensions.code).toBe('DOCUMENT_NOT_TRUSTED');
+      expect(anonymousText.body.errors[0].extensions.code).toBe('DOCUMENT_NOT_TRUSTED');
       expect((await fetchIt({ query: PETS }, strict.apiKey)).status).toBe(400);
       expect((await fetchIt({ documentId: idOf(PETS) })).status).toBe(200);
       const tool = await createTestKey(strict.prisma, 'business');

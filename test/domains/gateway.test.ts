@@ -1,34 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { afterAll, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+import { writeDomainsFile } from '../support/domains-file.ts';
 import { getWithHost } from '../support/host-request.ts';
 
 // The whole gateway with DOMAINS_CONFIG set: host routing runs before every other layer.
-const dir = mkdtempSync(join(tmpdir(), 'petstore-domains-'));
-const configFile = join(dir, 'domains.json');
-let app: TestApp;
-
-beforeAll(async () => {
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      domains: {
-        primary: 'shop.example.com',
-        attached: ['example.com'],
-        redirects: [{ from: 'old.example.net', to: 'shop.example.com', status: 308 }],
-        platformHost: 'edge.petstore-platform.test',
-        certificateAuthority: 'letsencrypt.org',
-      },
-    }),
-  );
-  app = await startTestApp({ http: true, env: { DOMAINS_CONFIG: configFile } });
+const domainsFile = writeDomainsFile({
+  attached: ['example.com'],
+  redirects: [{ from: 'old.example.net', to: 'shop.example.com', status: 308 }],
 });
-afterAll(async () => {
-  await app.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+// Removed once the app is closed (the hooks after the tests run last registered first).
+afterAll(() => domainsFile.remove());
+const app = useTestApp({ http: true, env: { DOMAINS_CONFIG: domainsFile.file } });
 
 const get = async (host: string, path: string) => {
   const { status, headers, body } = await getWithHost(new URL(app.url).port, host, path);

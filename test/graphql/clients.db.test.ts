@@ -12,10 +12,10 @@ import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { Client, cacheExchange, fetchExchange } from '@urql/core';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import { createClient as createSseClient } from 'graphql-sse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDocuments } from '../../src/documents/repository.ts';
 import { setKeyPowers } from '../../src/keys/repository.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // The GraphQL clients people use, against a started gateway over HTTP: what each sends, and what it makes of the
@@ -24,11 +24,10 @@ import { createTestKey } from '../support/keys.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-let app: TestApp;
+const app = useTestApp({ http: true });
 let pet: { id: number; name: string };
 const keys = { allow: '', off: '', require: '' };
 beforeAll(async () => {
-  app = await startTestApp({ http: true });
   pet = await app.createPet({ name: 'Client' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 50 }) { quantity } }`);
   for (const mode of ['allow', 'off', 'require'] as const) {
@@ -37,7 +36,6 @@ beforeAll(async () => {
     await setKeyPowers(app.prisma, row.id, { trustedDocuments: mode });
   }
 });
-afterAll(() => app?.close());
 
 interface Sent {
   method: string;
@@ -72,21 +70,11 @@ function apollo(key: string, options: { useGETForHashedQueries?: boolean } = {})
 const codesOf = (error: unknown) =>
   CombinedGraphQLErrors.is(error) ? error.errors.map((e) => e.extensions?.code) : [String(error)];
 
-const STOCK = gql`
-  query Stock($id: Int64!) {
-    pets(ids: [$id]) {
-      edges {
-        node {
-          id
-          name
-          inventory {
-            quantity
-          }
-        }
-      }
-    }
-  }
-`;
+/** A query `name` of the pet of id `$id`, selecting `fields` of it. */
+const petQuery = (name: string, fields: string) =>
+  gql(`query ${name}($id: Int64!) { pets(ids: [$id]) { edges { node { ${fields} } } } }`);
+
+const STOCK = petQuery('Stock', 'id name inventory { quantity }');
 const SET_STOCK = gql`
   mutation SetStock($id: Int64!, $quantity: Int!) {
     updateInventory(petId: $id, input: { quantity: $quantity }) {
@@ -145,17 +133,7 @@ describe("Apollo Client's persisted-queries link", () => {
 
   it('with a require key: a registered document runs by its hash; any other is DOCUMENT_NOT_TRUSTED and changes nothing', async () => {
     // What the link hashes is the text Apollo Client prints (with __typename added): register what it sent.
-    const NAMES = gql`
-      query Names($id: Int64!) {
-        pets(ids: [$id]) {
-          edges {
-            node {
-              name
-            }
-          }
-        }
-      }
-    `;
+    const NAMES = petQuery('Names', 'name');
     const recorder = apollo(keys.allow);
     await run(recorder.client, NAMES, { id: pet.id });
     await addDocuments(app.prisma, [recorder.sent[1]?.query as string]);

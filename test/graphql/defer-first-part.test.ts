@@ -1,26 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../browser/chromium.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAppWithChromium } from '../browser/demo-gateway.ts';
 import { lockTable, postForParts } from '../support/deferred.ts';
 
 // The first part of a deferred answer leaves before the deferred work is done. The deferred fields read the
 // inventory table, which another PostgreSQL session holds locked (ACCESS EXCLUSIVE blocks reads): until the lock
 // goes, the deferred part cannot exist, so a first part seen by then was sent ahead of it. No timer decides.
 
-let app: TestApp;
-let browser: Browser;
+// The lock is PostgreSQL's: the app's database is one, whatever the project's.
+process.env.TEST_DB = 'postgresql';
+const { app, browser } = useAppWithChromium();
 let petId: number;
 let schema: string;
 beforeAll(async () => {
-  process.env.TEST_DB = 'postgresql';
-  [app, browser] = await Promise.all([startTestApp({ http: true }), launchChromium()]);
   schema = new URL(app.database.url).searchParams.get('schema') as string;
   petId = (await app.createPet({ name: 'Waiting' })).id;
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
 });
 
 const QUERY = () =>

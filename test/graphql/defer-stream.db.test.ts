@@ -2,16 +2,15 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { meros } from 'meros/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
 // @defer and @stream over multipart/mixed, read as real clients read it: meros (a multipart reader) and Apollo
 // Client 4 with its handler for the incremental format this executor emits (graphql-js 17 alpha 2's).
 
-let app: TestApp;
 const pets: { id: number; name: string }[] = [];
+const app = useTestApp({ http: true });
 beforeAll(async () => {
-  app = await startTestApp({ http: true });
   for (const [name, quantity] of [
     ['Deferred one', 3],
     ['Deferred two', 4],
@@ -24,7 +23,6 @@ beforeAll(async () => {
     pets.push(pet);
   }
 });
-afterAll(() => app?.close());
 
 const ids = () => pets.map((pet) => pet.id).join(', ');
 const DEFERRED = () => `query Deferred {

@@ -4,7 +4,7 @@ import { messageOf } from '../../src/contract/errors.ts';
 import { SUBGRAPH_SCHEMA_FILE } from '../../src/graphql/print.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { setKeyPowers } from '../../src/keys/repository.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 import { REVIEWS_SDL, type Review, startReviewsSubgraph } from '../support/reviews-subgraph.ts';
 import {
@@ -23,8 +23,13 @@ import {
 // Apollo Gateway would otherwise look up cloud metadata hosts and report usage.
 process.env.APOLLO_TELEMETRY_DISABLED = 'true';
 
-let app: TestApp;
 let statements: string[] = [];
+const app = useTestApp({
+  http: true,
+  // A minute window longer than the test: the quota it reads cannot start over in between.
+  env: { FEDERATION: 'on', RATE_LIMIT_MINUTE_SECONDS: '3600' },
+  onQuery: (sql) => statements.push(sql),
+});
 const keys = { userA: '', userB: '', router: '', requireDocuments: '' };
 const pets = { rex: 0, tom: 0, fido: 0, quiet: 0 };
 const categories = { dogs: 0, cats: 0 };
@@ -33,12 +38,6 @@ let reviewsSubgraph: Awaited<ReturnType<typeof startReviewsSubgraph>>;
 let supergraph: string;
 
 beforeAll(async () => {
-  app = await startTestApp({
-    http: true,
-    // A minute window longer than the test: the quota it reads cannot start over in between.
-    env: { FEDERATION: 'on', RATE_LIMIT_MINUTE_SECONDS: '3600' },
-    onQuery: (sql) => statements.push(sql),
-  });
   keys.userA = await createTestKey(app.prisma, 'business', undefined, ['read', 'orders']);
   keys.userB = await createTestKey(app.prisma, 'business', undefined, ['read', 'orders']);
   keys.router = await createTestKey(app.prisma, 'business', undefined, ['read']);
@@ -76,10 +75,7 @@ beforeAll(async () => {
     { name: 'reviews', url: reviewsSubgraph.url, sdl: REVIEWS_SDL },
   ]);
 }, 120_000);
-afterAll(async () => {
-  await reviewsSubgraph?.close();
-  await app?.close();
-});
+afterAll(() => reviewsSubgraph?.close());
 
 async function placeOrder(key: string, petId: number, quantity: number): Promise<number> {
   const { body } = await app.graphql(

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
+const app = useTestApp();
 beforeAll(async () => {
-  app = await startTestApp();
   await app.createPet({ name: 'Rex' });
   await app.createPet({ name: 'Ida' });
 });
-afterAll(() => app.close());
 
 // Every connection field of the schema, as a query that asks it for both ends at once.
 const BOTH_ENDS = {

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
+// The response cache off: a cached page would run no statement at all, whatever its reads cost.
 let statements: string[] = [];
 
+const app = useTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' }, onQuery: (sql) => statements.push(sql) });
 beforeAll(async () => {
-  // The response cache off: a cached page would run no statement at all, whatever its reads cost.
-  app = await startTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' }, onQuery: (sql) => statements.push(sql) });
   const categories = await Promise.all(
     ['A', 'B', 'C', 'D'].map(
       async (name) =>
@@ -15,7 +14,6 @@ beforeAll(async () => {
   );
   for (let i = 0; i < 100; i++) await app.createPet({ name: `pet-${i}`, categoryId: categories[i % 4] });
 });
-afterAll(() => app.close());
 
 const PAGE = `query($first: Int!) {
   pets(first: $first) { edges { node { id name category { id name } inventory { quantity status } } } pageInfo { hasNextPage } }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
 const SUNSET = Date.parse('2030-01-01T00:00:00Z');
 const REASON =
@@ -7,17 +7,15 @@ const REASON =
   'Use pets(ids: [id]) instead (REST: GET /pets?ids={petId}).';
 const reasonQuery = `{ __type(name: "Query") { fields(includeDeprecated: true) { name deprecationReason } } }`;
 
-let app: TestApp;
 let clock = SUNSET - 1000;
 let petId: number;
+const app = useTestApp({
+  env: { PETS_BY_ID_DEPRECATED_AT: '2029-01-01', PETS_BY_ID_SUNSET_AT: '2030-01-01T00:00:00Z' },
+  now: () => clock,
+});
 beforeAll(async () => {
-  app = await startTestApp({
-    env: { PETS_BY_ID_DEPRECATED_AT: '2029-01-01', PETS_BY_ID_SUNSET_AT: '2030-01-01T00:00:00Z' },
-    now: () => clock,
-  });
   petId = (await app.createPet({ name: 'Rex' })).id;
 });
-afterAll(() => app.close());
 
 async function reason() {
   const { __type } = await app.ok(reasonQuery);

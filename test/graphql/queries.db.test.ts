@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
 let dogs: number;
 let cats: number;
 const ids: Record<string, number> = {};
 
+const app = useTestApp();
 beforeAll(async () => {
-  app = await startTestApp();
   dogs = (await app.ok(`mutation { createCategory(input: { name: "Dogs", description: "Loyal" }) { id } }`))
     .createCategory.id;
   cats = (await app.ok(`mutation { createCategory(input: { name: "Cats" }) { id } }`)).createCategory.id;
@@ -21,7 +20,6 @@ beforeAll(async () => {
     ids[name] = (await app.createPet({ name, categoryId, status })).id;
   }
 });
-afterAll(() => app.close());
 
 const names = (connection: { edges: { node: { name: string } }[] }) =>
   connection.edges.map((e) => e.node.name);

@@ -8,10 +8,10 @@ import {
   isObjectType,
   parse,
 } from 'graphql';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { dependenciesOf } from '../../src/graphql/plugins/response-cache.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 
 const schema = buildSchema();
 
@@ -20,15 +20,14 @@ const schema = buildSchema();
 // Query runs once, selecting all it can, and the tables its SQL named must be among those: a field that reads a
 // table nobody declared fails here rather than serving a stale result.
 
-let app: TestApp;
+// The cache off: every query executes, so that its SQL is seen.
 let statements: string[] = [];
 let tables: string[] = [];
 /** An existing row's id per model, for root fields that need one. */
 const sampleIds: Record<string, number> = {};
 
+const app = useTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' }, onQuery: (sql) => statements.push(sql) });
 beforeAll(async () => {
-  // The cache off: every query executes, so that its SQL is seen.
-  app = await startTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' }, onQuery: (sql) => statements.push(sql) });
   const pet = await app.createPet({ name: 'Sample' });
   const { placeOrder } = await app.ok(
     'mutation($petId: Int64!) { updateInventory(petId: $petId, input: { quantity: 2 }) { quantity } placeOrder(input: { petId: $petId, quantity: 1 }) { id } }',
@@ -46,7 +45,6 @@ beforeAll(async () => {
   tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
   db.close();
 });
-afterAll(() => app.close());
 
 /** Every field reachable from `type` within `depth` levels whose arguments may all be left out. */
 function selectionOf(type: GraphQLObjectType, depth: number): string {

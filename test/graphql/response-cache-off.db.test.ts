@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
 // Where the response cache is off, every read executes: on PostgreSQL (no per-request check of "has anything
 // changed?" short of a round trip) and on SQLite with RESPONSE_CACHE_ENTRIES=0.
-let app: TestApp;
 let statements = 0;
-beforeAll(async () => {
-  app = await startTestApp({
-    env: process.env.TEST_DB === 'postgresql' ? {} : { RESPONSE_CACHE_ENTRIES: '0' },
-    onQuery: (sql) => {
-      if (!/ApiKey/i.test(sql)) statements++;
-    },
-  });
+const app = useTestApp({
+  env: process.env.TEST_DB === 'postgresql' ? {} : { RESPONSE_CACHE_ENTRIES: '0' },
+  onQuery: (sql) => {
+    if (!/ApiKey/i.test(sql)) statements++;
+  },
 });
-afterAll(() => app.close());
 
 it('runs every read', async () => {
   const pet = await app.createPet({ name: 'Uncached' });

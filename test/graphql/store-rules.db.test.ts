@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useTestApp();
 
 const PLACE = `mutation($input: NewOrder!) { placeOrder(input: $input) { id petId quantity complete } }`;
 const INVENTORY = `query($petId: Int64!) { inventoryItem(petId: $petId) { quantity status } }`;

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VARIABLE_DEPTH } from '../../src/graphql/plugins/nesting-depth.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { collectingLogger } from '../support/log-lines.ts';
 
 // The gateway's log lines: bad input is the client's fault, never logged as the server's (warn or error).
 const { logger, lines: logLines } = collectingLogger<{ level: number; msg?: string }>();
 
-let app: TestApp;
 let petId: number;
 let categoryId: number;
+const app = useTestApp({ logger });
 beforeAll(async () => {
-  app = await startTestApp({ logger });
   ({ id: petId, categoryId } = await app.createPet({ name: 'Rex' }));
   await app.createPet({ name: 'Fido', categoryId });
 });
-afterAll(() => app?.close());
 
 /** What the store holds: changed by nothing this file refuses. */
 const snapshot = async () =>
@@ -320,16 +318,13 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
     ['POST', 'image/png'],
     ['POST', 'text/html'],
   ])('%s accepting only %s: 406 with the Error object and the rate-limit headers', async (method, accept) => {
-    const response = await app.fetch(
+    const response = await app.send(
+      method,
       `/graphql${method === 'GET' ? `?query=${encodeURIComponent('{ __typename }')}` : ''}`,
-      {
-        method,
-        headers: { accept, 'x-api-key': app.apiKey, 'content-type': 'application/json' },
-        body: method === 'POST' ? '{"query":"{ __typename }"}' : undefined,
-      },
+      { headers: { accept }, body: method === 'POST' ? '{"query":"{ __typename }"}' : undefined },
     );
     expect(response.status).toBe(406);
-    expect(await response.json()).toMatchObject({
+    expect(response.body).toMatchObject({
       errors: [
         { message: expect.stringMatching(/^Accept /), extensions: { code: 'NOT_ACCEPTABLE', status: 406 } },
       ],
@@ -340,13 +335,9 @@ describe('the GraphQL endpoint answers refusals of the body with the Error objec
   it.each(['text/json', 'application/xml', 'image/png', 'application/jsonx'])(
     'a body of %s: 415 with the Error object and the rate-limit headers',
     async (type) => {
-      const response = await app.fetch(`/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': type, 'x-api-key': app.apiKey },
-        body: '{"query":"{ __typename }"}',
-      });
+      const response = await app.postGraphQL('{"query":"{ __typename }"}', { contentType: type });
       expect(response.status).toBe(415);
-      expect(await response.json()).toEqual({
+      expect(response.body).toEqual({
         errors: [
           {
             message: `POST /graphql needs Content-Type: application/json (got ${JSON.stringify(type)})`,

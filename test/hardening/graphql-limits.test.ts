@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type Answer, useTestApp } from '../support/app.ts';
 
 // Small limits, so that each is reached by a short document.
 const LIMITS = {
@@ -11,11 +11,7 @@ const LIMITS = {
   GRAPHQL_MAX_TOKENS: '60',
 };
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ env: LIMITS });
-});
-afterAll(() => app?.close());
+const app = useTestApp({ env: LIMITS });
 
 /** The refusal: HTTP status, the Error object in the only error's extensions, and the rate-limit headers. */
 function expectRefusal(answer: Answer, code: string, status: number, message: string) {
@@ -157,11 +153,7 @@ describe('cross-site request forgery', () => {
 });
 
 describe('in production (NODE_ENV=production, default limits)', () => {
-  let production: TestApp;
-  beforeAll(async () => {
-    production = await startTestApp({ env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' } });
-  });
-  afterAll(() => production?.close());
+  const production = useTestApp({ env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' } });
 
   it('does not suggest field names in validation errors (it does in development)', async () => {
     const misspelt = '{ petz(first: 1) { edges { cursor } } }';

@@ -63,12 +63,7 @@ describe('REST in production', () => {
   });
 
   it('suggests no field for a misspelt body field', async () => {
-    const response = await production.fetch(`/categories`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': production.apiKey },
-      body: JSON.stringify({ name: 'x', descriptoin: 'y' }),
-    });
-    const body = await response.json();
+    const { body } = await production.post('/categories', { name: 'x', descriptoin: 'y' });
     expect(body).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
     expect(body.message).not.toMatch(/did you mean/i);
     expect(await production.count('category')).toBe(0);

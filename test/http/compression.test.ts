@@ -1,15 +1,13 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
 let petId: number;
+const app = useTestApp({ http: true });
 beforeAll(async () => {
-  app = await startTestApp({ http: true });
   for (let i = 0; i < 30; i++) petId = (await app.createPet({ name: `Pet number ${i}` })).id;
 });
-afterAll(() => app?.close());
 
 interface Raw {
   status: number;

@@ -1,13 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDocuments, hashDocument } from '../../src/documents/repository.ts';
-import { useCountingTestApp } from '../support/app.ts';
+import { type SendOptions, useCountingTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 let otherKey: string;
 let petId: number;
 
 const { app, storeStatementsOf } = useCountingTestApp({
-  http: true,
   env: { RESPONSE_CACHE_ENTRIES: '0', HTTP_CACHE_MAX_AGE: '30' },
 });
 beforeAll(async () => {
@@ -19,23 +18,19 @@ beforeAll(async () => {
 
 const PETS = '{ pets(first: 5) { edges { node { id name inventory { quantity } } } } }';
 
-function get(
+/** A GraphQL GET of `params`, asking for the GraphQL media type. */
+const get = (
   params: Record<string, string>,
-  { key = app.apiKey, headers = {}, method = 'GET' } = {} as {
-    key?: string | null;
-    headers?: Record<string, string>;
-    method?: string;
-  },
-) {
-  return fetch(`${app.url}/graphql?${new URLSearchParams(params)}`, {
-    method,
-    headers: { accept: 'application/graphql-response+json', ...(key && { 'x-api-key': key }), ...headers },
+  { method = 'GET', ...options }: SendOptions & { method?: string } = {},
+) =>
+  app.send(method, `/graphql?${new URLSearchParams(params)}`, {
+    ...options,
+    headers: { accept: 'application/graphql-response+json', ...options.headers },
   });
-}
 
 async function tagOf(params: Record<string, string>, options: Parameters<typeof get>[1] = {}) {
   const response = await get(params, options);
-  const body = await response.json();
+  const body = response.body;
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   expect(response.status).toBe(200);
   return { tag: response.headers.get('etag') as string, cacheControl: response.headers.get('cache-control') };
@@ -44,7 +39,6 @@ async function tagOf(params: Record<string, string>, options: Parameters<typeof 
 describe('GraphQL GET queries answer with an entity tag', () => {
   it('text: a tag, public with the configured max-age, Vary; 304 on it, free and before anything runs', async () => {
     const first = await get({ query: PETS });
-    await first.json();
     const tag = first.headers.get('etag') as string;
     expect(tag).toMatch(/^W\/"[\w-]+"$/);
     expect(first.headers.get('cache-control')).toBe('public, max-age=30');
@@ -54,7 +48,7 @@ describe('GraphQL GET queries answer with an entity tag', () => {
       get({ query: PETS }, { headers: { 'if-none-match': tag } }),
     );
     expect(again.status).toBe(304);
-    expect(await again.text()).toBe('');
+    expect(again.text).toBe('');
     expect(sql).toEqual([]);
     expect(again.headers.get('etag')).toBe(tag);
     expect(again.headers.get('cache-control')).toBe('public, max-age=30');
@@ -80,7 +74,7 @@ describe('GraphQL GET queries answer with an entity tag', () => {
     await app.ok(`mutation { updateInventory(petId: ${petId}, input: { quantity: 7 }) { quantity } }`);
     const after = await get({ query: PETS }, { headers: { 'if-none-match': pets } });
     expect(after.status).toBe(200);
-    expect(JSON.stringify(await after.json())).toContain('"quantity":7');
+    expect(JSON.stringify(after.body)).toContain('"quantity":7');
     expect((await tagOf({ query: categories })).tag).toBe(before);
   });
 
@@ -96,7 +90,6 @@ describe('GraphQL GET queries answer with an entity tag', () => {
       '{ viewer { plan } }',
     ]) {
       const response = await get({ query });
-      await response.json();
       expect(response.status).toBe(200);
       expect(response.headers.get('etag'), query).toBeNull();
       expect(response.headers.get('cache-control'), query).toBe('no-store');
@@ -104,12 +97,7 @@ describe('GraphQL GET queries answer with an entity tag', () => {
   });
 
   it('POST, errors, mutations over GET and refusals are never tagged: no-store', async () => {
-    const post = await fetch(`${app.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
-      body: JSON.stringify({ query: PETS }),
-    });
-    await post.json();
+    const post = await app.postGraphQL({ query: PETS });
     expect(post.status).toBe(200);
     expect(post.headers.get('etag')).toBeNull();
     expect(post.headers.get('cache-control')).toBe('no-store');
@@ -119,7 +107,6 @@ describe('GraphQL GET queries answer with an entity tag', () => {
       'mutation { deleteCategory(id: 1) { id } }',
     ]) {
       const response = await get({ query }, { headers: { 'if-none-match': '*' } });
-      await response.text();
       expect(response.status, query).not.toBe(304);
       expect(response.headers.get('etag'), query).toBeNull();
       expect(response.headers.get('cache-control'), query).toBe('no-store');
@@ -129,9 +116,8 @@ describe('GraphQL GET queries answer with an entity tag', () => {
   it('past the quota, a revalidation still answers 304; a full read is refused 429, no-store', async () => {
     const key = await createTestKey(app.prisma, 'enterprise', { perMinute: 2, perDay: 100 });
     const { tag } = await tagOf({ query: PETS }, { key });
-    await (await get({ query: PETS }, { key })).text();
+    await get({ query: PETS }, { key });
     const refused = await get({ query: PETS }, { key });
-    await refused.text();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('cache-control')).toBe('no-store');
     const revalidated = await get({ query: PETS }, { key, headers: { 'if-none-match': tag } });

@@ -1,63 +1,56 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { openDatabase } from '../../src/db/client.ts';
-import { listen } from '../../src/http/listener.ts';
 import { createPipeline } from '../../src/http/pipeline.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { ROUTES } from '../../src/rest/routes.ts';
 import { createRestClient } from '../rest/client.ts';
-import { useCountingTestApp } from '../support/app.ts';
+import { type SendOptions, useCountingTestApp } from '../support/app.ts';
+import { injectInto } from '../support/inject.ts';
 import { createTestKey } from '../support/keys.ts';
+import { perFile } from '../support/per-file.ts';
+import { requestHelpers } from '../support/requests.ts';
 
 // Two gateways on one database, each with its own memory: what one tags, the other tags alike, and a write
 // through either changes both.
-let other: { url: string; close: () => Promise<void> };
 let otherKey: string;
 let petId: number;
 let categoryId: number;
 
-const { app, storeStatementsOf } = useCountingTestApp({
-  http: true,
-  env: { RESPONSE_CACHE_ENTRIES: '0' },
-});
+const { app, storeStatementsOf } = useCountingTestApp({ env: { RESPONSE_CACHE_ENTRIES: '0' } });
+/** The other gateway, sent the app's key unless told otherwise. */
+const other = perFile(
+  async () => {
+    const db = await openDatabase(app.database.url);
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: app.database.url, PORT: '0' });
+    const pipeline = await createPipeline({ config, db, logger: createLogger('silent') });
+    return {
+      ...requestHelpers(injectInto(pipeline.handle), app.apiKey),
+      close: async () => {
+        await pipeline.close();
+        await db.close();
+      },
+    };
+  },
+  (gateway) => gateway.close(),
+);
 beforeAll(async () => {
   const pet = await app.createPet({ name: 'Rex' });
   petId = pet.id;
   categoryId = pet.categoryId;
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 5 }) { quantity } }`);
-  const db = await openDatabase(app.database.url);
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: app.database.url, PORT: '0' });
-  const pipeline = await createPipeline({ config, db, logger: createLogger('silent') });
-  const http = await listen(pipeline.handle, '127.0.0.1', 0);
-  other = {
-    url: http.url,
-    close: async () => {
-      await http.close();
-      await pipeline.close();
-      await db.close();
-    },
-  };
   otherKey = await createTestKey(app.prisma, 'business');
 });
-afterAll(async () => {
-  await other?.close();
-  await app?.close();
-});
 
+/** A GET (or `method`) of `path` from the app, or from the other gateway when `via` is it. */
 const get = (
   path: string,
-  { key = app.apiKey, headers = {}, base = app.url, method = 'GET' } = {} as {
-    key?: string | null;
-    headers?: Record<string, string>;
-    base?: string;
-    method?: string;
-  },
-) => fetch(`${base}${path}`, { method, headers: { ...(key && { 'x-api-key': key }), ...headers } });
+  { via = app, method = 'GET', ...options }: SendOptions & { via?: typeof other; method?: string } = {},
+) => via.send(method, path, options);
 
 async function tagOf(path: string, options: Parameters<typeof get>[1] = {}): Promise<string> {
   const response = await get(path, options);
   expect(response.status, path).toBe(200);
-  await response.arrayBuffer();
   const tag = response.headers.get('etag');
   expect(tag, path).toMatch(/^W\/"[\w-]+"$/);
   return tag as string;
@@ -71,7 +64,7 @@ describe('REST GETs answer with an entity tag', () => {
     expect(response.headers.get('vary')).toBe('Accept, Accept-Encoding, X-API-Key');
     const tag = response.headers.get('etag');
     expect(await tagOf('/pets?limit=5')).toBe(tag);
-    expect(await tagOf('/pets?limit=5', { base: other.url })).toBe(tag);
+    expect(await tagOf('/pets?limit=5', { via: other })).toBe(tag);
     // Another request, another tag.
     expect(await tagOf('/pets?limit=6')).not.toBe(tag);
   });
@@ -79,14 +72,13 @@ describe('REST GETs answer with an entity tag', () => {
   it('If-None-Match with the current tag: 304, no body, the rate-limit headers, no quota spent, nothing run', async () => {
     const tag = await tagOf(`/pets/${petId}`);
     const before = await get(`/pets/${petId}`);
-    await before.arrayBuffer();
     const remaining = Number(before.headers.get('x-ratelimit-remaining'));
     for (let i = 0; i < 3; i++) {
       const { result: response, sql } = await storeStatementsOf(() =>
         get(`/pets/${petId}`, { headers: { 'if-none-match': tag } }),
       );
       expect(response.status).toBe(304);
-      expect(await response.text()).toBe('');
+      expect(response.text).toBe('');
       expect(sql).toEqual([]);
       expect(response.headers.get('etag')).toBe(tag);
       expect(response.headers.get('cache-control')).toBe('public, no-cache');
@@ -116,20 +108,16 @@ describe('REST GETs answer with an entity tag', () => {
   it("a write changes the tags of the reads of its tables, in both gateways, and leaves the others'", async () => {
     const pets = await tagOf('/pets');
     const categories = await tagOf('/categories');
-    const otherPets = await tagOf('/pets', { base: other.url });
+    const otherPets = await tagOf('/pets', { via: other });
     expect(otherPets).toBe(pets);
     // Through the other gateway: this one's memory has seen nothing of it.
-    const created = await fetch(`${other.url}/pets`, {
-      method: 'POST',
-      headers: { 'x-api-key': otherKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Tom', categoryId }),
-    });
+    const created = await other.post('/pets', { name: 'Tom', categoryId }, { key: otherKey });
     expect(created.status).toBe(201);
     const after = await get('/pets', { headers: { 'if-none-match': pets } });
     expect(after.status).toBe(200);
-    expect((await after.json()).map((pet: { name: string }) => pet.name)).toContain('Tom');
+    expect(after.body.map((pet: { name: string }) => pet.name)).toContain('Tom');
     expect(after.headers.get('etag')).not.toBe(pets);
-    expect(await tagOf('/pets', { base: other.url })).toBe(after.headers.get('etag'));
+    expect(await tagOf('/pets', { via: other })).toBe(after.headers.get('etag'));
     expect(await tagOf('/categories')).toBe(categories);
     // A write by another connection to the database, neither gateway's.
     const db = await openDatabase(app.database.url);
@@ -181,11 +169,7 @@ describe('REST GETs answer with an entity tag', () => {
     const unknownKey = await get('/categories', { key: 'psk_unknown', headers: { 'if-none-match': tag } });
     expect(unknownKey.status).toBe(401);
     expect(unknownKey.headers.get('cache-control')).toBe('no-store');
-    const write = await fetch(`${app.url}/categories`, {
-      method: 'POST',
-      headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json', 'if-none-match': '*' },
-      body: JSON.stringify({ name: 'Birds' }),
-    });
+    const write = await app.post('/categories', { name: 'Birds' }, { headers: { 'if-none-match': '*' } });
     expect(write.status).toBe(201);
     expect(write.headers.get('etag')).toBeNull();
     expect(write.headers.get('cache-control')).toBe('no-store');

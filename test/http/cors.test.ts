@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, type SendOptions, type TestApp, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
-// CORS as a browser sees it, over real HTTP: which responses carry which Access-Control-* headers. The browser
-// itself (a page on another origin reading the headers) is test/browser/cors.test.ts.
+// CORS as a browser sees it: which responses carry which Access-Control-* headers. The browser itself (a page on
+// another origin reading the headers, over real HTTP) is test/browser/cors.test.ts.
 
 const ALLOWED = 'https://app.example.com';
 const OTHER = 'https://elsewhere.example.org';
@@ -28,56 +28,31 @@ const NOT_FOR_PAGES = new Set([
   'etag',
 ]);
 
-let listed: TestApp;
-let any: TestApp;
-let closed: TestApp;
+const listed = useTestApp({ env: { CORS_ORIGINS: `${ALLOWED}, http://127.0.0.1:5173` } });
+const any = useTestApp({ env: { CORS_ORIGINS: '*' } });
+const closed = useTestApp();
 let oneRequestKey: string;
 beforeAll(async () => {
-  [listed, any, closed] = await Promise.all([
-    startTestApp({ http: true, env: { CORS_ORIGINS: `${ALLOWED}, http://127.0.0.1:5173` } }),
-    startTestApp({ http: true, env: { CORS_ORIGINS: '*' } }),
-    startTestApp({ http: true }),
-  ]);
   oneRequestKey = await createTestKey(listed.prisma, 'enterprise', { perMinute: 1, perDay: 100 });
 });
-afterAll(async () => {
-  await Promise.all([listed?.close(), any?.close(), closed?.close()]);
-});
 
-function request(
+/** A request from a page of `origin` (none unless given). */
+const request = (
   app: TestApp,
   path: string,
-  { origin, key = app.apiKey, method = 'GET', body, headers = {} }: RequestOptions = {},
-) {
-  return fetch(`${app.url}${path}`, {
-    method,
-    headers: {
-      ...(origin && { origin }),
-      ...(key && { 'x-api-key': key }),
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-interface RequestOptions {
-  origin?: string;
-  key?: string | null;
-  method?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+  { origin, method = 'GET', ...options }: SendOptions & { origin?: string; method?: string } = {},
+) => app.send(method, path, { ...options, headers: { ...(origin && { origin }), ...options.headers } });
 
 const preflight = (app: TestApp, path: string, origin: string, method: string, headers: string) =>
-  fetch(`${app.url}${path}`, {
-    method: 'OPTIONS',
+  app.send('OPTIONS', path, {
+    key: null,
     headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
   });
 
-const corsHeadersOf = (response: Response) =>
+const corsHeadersOf = (response: Answer) =>
   Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-')));
 
-function expectAllowed(response: Response, origin: string, what: string) {
+function expectAllowed(response: Answer, origin: string, what: string) {
   expect(response.headers.get('access-control-allow-origin'), what).toBe(origin);
   // Every header the gateway wrote on this answer that a page would read is exposed to it.
   const exposed = (response.headers.get('access-control-expose-headers') ?? '')
@@ -98,7 +73,7 @@ describe('CORS_ORIGINS with a list of origins', () => {
       method: 'POST',
       body: { name: 'Birds' },
     });
-    const cases: [string, Response, number][] = [
+    const cases: [string, Answer, number][] = [
       ['REST read', await request(listed, '/pets', { origin: ALLOWED }), 200],
       ['REST write', category, 201],
       [
@@ -132,12 +107,12 @@ describe('CORS_ORIGINS with a list of origins', () => {
     const pet = await request(listed, '/pets', {
       origin: ALLOWED,
       method: 'POST',
-      body: { name: 'Kiwi', categoryId: (await category.clone().json()).id },
+      body: { name: 'Kiwi', categoryId: category.body.id },
     });
     cases.push(['REST write, Location', pet, 201]);
     cases.push([
       'deprecated read, Deprecation and Sunset',
-      await request(listed, `/pets/${(await pet.clone().json()).id}`, { origin: ALLOWED }),
+      await request(listed, `/pets/${pet.body.id}`, { origin: ALLOWED }),
       200,
     ]);
     const keyed = {

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.ts';
-import { type Database, openDatabase } from '../../src/db/client.ts';
-import { listen } from '../../src/http/listener.ts';
-import { createPipeline, type Pipeline } from '../../src/http/pipeline.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
-import { createTestKey } from '../support/keys.ts';
+import { startPipelineOn } from '../support/pipeline-on.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 // PostgreSQL behind a proxy the test pauses (as if the server were SIGSTOPped) or drops: every path answers 503
@@ -17,33 +13,22 @@ const BOUND_MS = STATEMENT_TIMEOUT_MS + 1000 + 4000;
 
 let database: TestDatabase;
 let proxy: TcpProxy;
-let db: Database;
-let pipeline: Pipeline;
-let http: Awaited<ReturnType<typeof listen>>;
-let apiKey: string;
+let gateway: Awaited<ReturnType<typeof startPipelineOn>>;
 
 beforeAll(async () => {
   database = await createTestDatabase({}, 'postgresql');
-  apiKey = await createTestKey(database.db.prisma, 'business');
   const url = new URL(database.url);
   proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
   url.host = `${proxy.host}:${proxy.port}`;
   const env = {
-    NODE_ENV: 'test',
-    DATABASE_URL: url.toString(),
     DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
     DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
   };
-  const config = loadConfig(env);
-  db = await openDatabase(url.toString(), { timeouts: config.databaseTimeouts });
-  pipeline = await createPipeline({ config, db });
-  http = await listen(pipeline.handle, '127.0.0.1', 0);
+  gateway = await startPipelineOn(database, env, url.toString());
 });
 afterAll(async () => {
-  await http?.close(0);
-  await pipeline?.close();
   proxy?.resume();
-  await db?.close();
+  await gateway?.close();
   await proxy?.close();
   await database?.drop();
 });
@@ -60,36 +45,27 @@ const UNAVAILABLE = {
 /** Every kind of request that reaches the database, with what it answers once the database fails. */
 const paths = [
   ['a REST read', () => rest('GET', '/pets?limit=1')],
-  ['a REST write with a key', () => rest('POST', '/categories', { name: 'Stalled' }, apiKey)],
+  ['a REST write with a key', () => rest('POST', '/categories', { name: 'Stalled' }, gateway.apiKey)],
   ['a GraphQL read', () => graphql('{ pets(first: 1) { edges { node { id } } } }')],
   [
     'a GraphQL mutation with a key',
-    () => graphql('mutation { createCategory(input: { name: "S" }) { id } }', apiKey),
+    () => graphql('mutation { createCategory(input: { name: "S" }) { id } }', gateway.apiKey),
   ],
 ] as const;
 
-async function rest(method: string, path: string, body?: unknown, key?: string) {
-  const response = await fetch(`${http.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json();
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), error: answer };
+async function rest(method: string, path: string, body?: unknown, key: string | null = null) {
+  const answer = await gateway.send(method, path, { body, key });
+  return { status: answer.status, retryAfter: answer.headers.get('retry-after'), error: answer.body };
 }
 
-async function graphql(query: string, key?: string) {
-  const response = await fetch(`${http.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
-    body: JSON.stringify({ query }),
-  });
-  const answer = await response.json();
-  const { code, status } = answer.errors?.[0]?.extensions ?? {};
+async function graphql(query: string, key: string | null = null) {
+  const answer = await gateway.graphql(query, undefined, { key });
+  const [error] = answer.body.errors ?? [];
+  const { code, status } = error?.extensions ?? {};
   return {
-    status: response.status,
-    retryAfter: response.headers.get('retry-after'),
-    error: { code, status, message: answer.errors?.[0]?.message },
+    status: answer.status,
+    retryAfter: answer.headers.get('retry-after'),
+    error: { code, status, message: error?.message },
   };
 }
 
@@ -117,10 +93,10 @@ describe('with PostgreSQL stalled', () => {
 
   it('has /readyz answer 503 within about 2 s, naming the check that did not answer', async () => {
     const started = Date.now();
-    const response = await fetch(`${http.url}/readyz`);
+    const response = await gateway.get('/readyz', { key: null });
     expect(Date.now() - started).toBeLessThan(2000 + 1500);
     expect(response.status).toBe(503);
-    const { status, checks } = await response.json();
+    const { status, checks } = response.body;
     expect(status).toBe('unavailable');
     // Timed out by /readyz itself, or failed past the database's own timeouts: whichever comes first.
     expect(['timed out', 'unavailable']).toContain(checks.database);
@@ -134,7 +110,7 @@ describe('once PostgreSQL answers again', () => {
     await expect
       .poll(async () => (await rest('GET', '/pets?limit=1')).status, { timeout: BOUND_MS, interval: 200 })
       .toBe(200);
-    expect((await fetch(`${http.url}/readyz`)).status).toBe(200);
+    expect((await gateway.get('/readyz', { key: null })).status).toBe(200);
   });
 });
 

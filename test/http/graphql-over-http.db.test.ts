@@ -1,12 +1,8 @@
 import { serverAudits } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ http: true });
-});
-afterAll(() => app.close());
+const app = useTestApp({ http: true });
 
 describe('GraphQL over HTTP: every MUST of graphql-http auditServer', () => {
   const audits = serverAudits({

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { ROUTES } from '../../src/rest/routes.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
+// Over HTTP: what node:http leaves out of a HEAD's answer, and its framing, is what is compared.
+const app = useTestApp({ http: true });
 let ids: Record<string, number>;
 beforeAll(async () => {
-  app = await startTestApp({ http: true });
   const pet = await app.createPet({ name: 'Rex' });
   await app.ok(`mutation { updateInventory(petId: ${pet.id}, input: { quantity: 3 }) { quantity } }`);
   const order = await app.ok(`mutation { placeOrder(input: { petId: ${pet.id} }) { id } }`);
   ids = { petId: pet.id, categoryId: pet.categoryId, orderId: order.placeOrder.id };
 });
-afterAll(() => app.close());
 
 // What may differ between two answers to the same request: per-request ids, the clock, the quota just spent,
 // the framing of a body HEAD does not have, and the connection (undici's fetch asks to close after a HEAD).
@@ -49,18 +48,18 @@ it('HEAD on every REST GET path: the same status and headers as GET, no body', a
   }
 });
 
+const OPERATIONAL_PATHS = [
+  '/openapi.json',
+  '/healthz',
+  '/readyz',
+  '/docs',
+  '/docs/',
+  '/docs/assets/init.js',
+  '/docs/assets/swagger-ui.css',
+];
+
 it('HEAD on the operational paths and the /docs page', async () => {
-  for (const path of [
-    '/openapi.json',
-    '/healthz',
-    '/readyz',
-    '/docs',
-    '/docs/',
-    '/docs/assets/init.js',
-    '/docs/assets/swagger-ui.css',
-  ]) {
-    await expectHeadLikeGet(path);
-  }
+  for (const path of OPERATIONAL_PATHS) await expectHeadLikeGet(path);
   // The metrics' text changes with every request; its status and type do not.
   const head = await app.send('HEAD', '/metrics');
   expect(head.status).toBe(200);

@@ -1,15 +1,13 @@
 // One Int64 rule for both APIs (contract/int64.ts, docs/http.md): a JSON number up to 2^53-1 (by its value), or a
 // string of digits for the whole int64 range; GraphQL variables and literals, REST bodies, paths and queries.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
+const app = useTestApp();
 let categoryId: number;
 beforeAll(async () => {
-  app = await startTestApp({ http: true });
   categoryId = (await app.createPet({ name: 'Rex' })).categoryId;
 });
-afterAll(() => app.close());
 
 /** JSON texts of ids that stand for the category's id, however they are spelled. */
 const sameId = () => [String(categoryId), `"${categoryId}"`, `${categoryId}.0`, `${categoryId}e0`];
@@ -39,22 +37,16 @@ const refused = [
 const RULE =
   /must be a whole number between -2\^63 and 2\^63-1: a JSON number up to 2\^53-1, or a string of digits/;
 
-async function createPetWith(categoryIdJson: string) {
-  const response = await fetch(`${app.url}/pets`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
-    body: `{"name": "Ida", "categoryId": ${categoryIdJson}}`,
-  });
-  return { status: response.status, body: await response.json() };
-}
+// The JSON texts are sent as they are written: JSON.stringify would not keep their spelling.
+const createPetWith = (categoryIdJson: string) =>
+  app.post('/pets', `{"name": "Ida", "categoryId": ${categoryIdJson}}`);
 
 async function petsWithVariable(idJson: string) {
-  const response = await fetch(`${app.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: `{"query": "query($id: Int64!) { pets(ids: [$id]) { edges { node { id } } } }", "variables": {"id": ${idJson}}}`,
-  });
-  return (await response.json()) as { data?: unknown; errors?: { message: string; extensions: object }[] };
+  const { body } = await app.postGraphQL(
+    `{"query": "query($id: Int64!) { pets(ids: [$id]) { edges { node { id } } } }", "variables": {"id": ${idJson}}}`,
+    { key: null },
+  );
+  return body as { data?: unknown; errors?: { message: string; extensions: object }[] };
 }
 
 describe('REST body', () => {
@@ -90,15 +82,20 @@ describe('REST paths and query strings', () => {
     const texts = (jsons: string[]) =>
       jsons.filter((json) => json.startsWith('"')).map((json) => JSON.parse(json));
     for (const text of [String(categoryId), ...texts(otherInt64s)]) {
-      expect((await fetch(`${app.url}/categories/${encodeURIComponent(text)}`)).status, text).not.toBe(400);
-      expect((await fetch(`${app.url}/pets?categoryId=${encodeURIComponent(text)}`)).status, text).toBe(200);
+      expect((await app.get(`/categories/${encodeURIComponent(text)}`, { key: null })).status, text).not.toBe(
+        400,
+      );
+      expect(
+        (await app.get(`/pets?categoryId=${encodeURIComponent(text)}`, { key: null })).status,
+        text,
+      ).toBe(200);
     }
     for (const text of texts(refused).filter((text) => text !== '')) {
-      const path = await fetch(`${app.url}/categories/${encodeURIComponent(text)}`);
+      const path = await app.get(`/categories/${encodeURIComponent(text)}`, { key: null });
       expect(path.status, text).toBe(400);
-      const query = await fetch(`${app.url}/pets?categoryId=${encodeURIComponent(text)}`);
+      const query = await app.get(`/pets?categoryId=${encodeURIComponent(text)}`, { key: null });
       expect(query.status, text).toBe(400);
-      expect((await query.json()).code).toBe('VALIDATION_FAILED');
+      expect(query.body.code).toBe('VALIDATION_FAILED');
     }
   });
 });

@@ -1,12 +1,8 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ http: true });
-});
-afterAll(() => app.close());
+const app = useTestApp({ http: true });
 
 /** Sends raw bytes and returns everything the server answers before it closes the connection. */
 function raw(bytes: string): Promise<string> {

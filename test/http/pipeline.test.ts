@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/client.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { apiStages } from '../../src/graphql/yoga.ts';
 import { createLogger } from '../../src/observability/logger.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { writeDomainsFile } from '../support/domains-file.ts';
 import { getWithHost } from '../support/host-request.ts';
 
@@ -15,25 +15,21 @@ const MAX_BODY_BYTES = 1000;
 const oversized = JSON.stringify({
   query: `{ pets { edges { node { id } } } } #${'x'.repeat(MAX_BODY_BYTES)}`,
 });
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp({
-    http: true,
-    env: {
-      DOMAINS_CONFIG: domainsFile.file,
-      RATE_LIMIT_PLANS: '{"free":{"perMinute":1}}',
-      GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-      REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
-    },
-  });
-  // The anonymous caller (this address) spends its one request.
-  expect((await fetch(`${app.url}/pets`)).status).toBe(200);
-  expect((await fetch(`${app.url}/pets`)).status).toBe(429);
+// Removed once the app is closed (the hooks after the tests run last registered first).
+afterAll(() => domainsFile.remove());
+const app = useTestApp({
+  http: true,
+  env: {
+    DOMAINS_CONFIG: domainsFile.file,
+    RATE_LIMIT_PLANS: '{"free":{"perMinute":1}}',
+    GRAPHQL_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    REST_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+  },
 });
-afterAll(async () => {
-  await app.close();
-  domainsFile.remove();
+beforeAll(async () => {
+  // The anonymous caller (this address) spends its one request.
+  expect((await app.fetch('/pets')).status).toBe(200);
+  expect((await app.fetch('/pets')).status).toBe(429);
 });
 
 const get = (host: string, path: string) => getWithHost(new URL(app.url).port, host, path);

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TARGET_BYTES } from '../../src/contract/limits.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { collectingLogger } from '../support/log-lines.ts';
 
 // Every log line the gateway writes, parsed.
@@ -12,13 +12,11 @@ const { logger, lines: logLines } = collectingLogger<{
   err?: unknown;
 }>('debug');
 
-let app: TestApp;
 let port: number;
+const app = useTestApp({ http: true, logger });
 beforeAll(async () => {
-  app = await startTestApp({ http: true, logger });
   port = Number(new URL(app.url).port);
 });
-afterAll(() => app?.close());
 
 interface RawReply {
   status: number;

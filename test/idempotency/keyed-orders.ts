@@ -1,5 +1,6 @@
 import type { Db } from '../../src/db/client.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import { overHttp, requestHelpers } from '../support/requests.ts';
 
 /** Gateway processes on one database, for the tests of keyed writes across processes; `cleanUp` ends them all. */
 export function gatewaysOn(databaseUrl: () => string) {
@@ -26,16 +27,16 @@ export async function placeKeyedOrder(
   gateway: GatewayProcess,
   order: { apiKey: string; petId: number; key: string },
 ) {
-  const response = await fetch(`${gateway.url}/store/orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': order.apiKey, 'idempotency-key': order.key },
-    body: JSON.stringify({ petId: order.petId }),
-  });
+  const { status, headers, text } = await requestHelpers(overHttp(gateway.url), order.apiKey).post(
+    '/store/orders',
+    { petId: order.petId },
+    { headers: { 'idempotency-key': order.key } },
+  );
   return {
-    status: response.status,
-    replayed: response.headers.get('idempotent-replayed') === 'true',
-    location: response.headers.get('location'),
-    text: await response.text(),
+    status,
+    replayed: headers.get('idempotent-replayed') === 'true',
+    location: headers.get('location'),
+    text,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // What an idempotency record keeps of an answer is bounded, per record and per API key: past a bound, the write
@@ -9,11 +9,7 @@ import { createTestKey } from '../support/keys.ts';
 
 const PER_KEY = 500; // about ten orders' answers
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp(); // the default limit of a record: 64 KiB
-});
-afterAll(() => app?.close());
+const app = useTestApp(); // the default limit of a record: 64 KiB
 
 async function stocked(quantity: number) {
   const category = await app.prisma.category.create({ data: { name: `Limits ${randomUUID().slice(0, 8)}` } });
@@ -95,13 +91,9 @@ describe('an idempotency record', () => {
 });
 
 describe("an API key's idempotency records together", () => {
-  let small: TestApp;
-  beforeAll(async () => {
-    small = await startTestApp({
-      env: { IDEMPOTENCY_MAX_RECORD_BYTES: '200', IDEMPOTENCY_MAX_BYTES_PER_KEY: String(PER_KEY) },
-    });
+  const small = useTestApp({
+    env: { IDEMPOTENCY_MAX_RECORD_BYTES: '200', IDEMPOTENCY_MAX_BYTES_PER_KEY: String(PER_KEY) },
   });
-  afterAll(() => small?.close());
 
   it('keep at most IDEMPOTENCY_MAX_BYTES_PER_KEY of answers: past it, writes still run and replay 409, earlier ones whole', async () => {
     const key = await createTestKey(small.prisma, 'pro');
@@ -109,14 +101,12 @@ describe("an API key's idempotency records together", () => {
     const pet = await small.prisma.pet.create({
       data: { name: 'Budget', categoryId: category.id, inventory: { create: { quantity: 100 } } },
     });
-    const order = async (idempotencyKey: string) => {
-      const response = await small.fetch(`/store/orders`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': idempotencyKey },
-        body: JSON.stringify({ petId: Number(pet.id) }),
-      });
-      return { status: response.status, text: await response.text() };
-    };
+    const order = (idempotencyKey: string) =>
+      small.post(
+        '/store/orders',
+        { petId: Number(pet.id) },
+        { key, headers: { 'idempotency-key': idempotencyKey } },
+      );
     const keys = Array.from({ length: 30 }, (_, i) => `order-${i}`);
     const firsts = [];
     for (const idempotencyKey of keys) firsts.push(await order(idempotencyKey));

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_RETENTION_MS as RETENTION_MS } from '../../src/contract/limits.ts';
 import { fingerprint } from '../../src/idempotency/key.ts';
 import { sweepExpiredRecords } from '../../src/idempotency/records.ts';
 import { createRestClient, expectErrorObject, useRestClient } from '../rest/client.ts';
-import { startTestApp, type TestApp, useTestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 import { slowUpload } from '../support/slow-upload.ts';
 
@@ -369,11 +369,7 @@ describe('a GraphQL mutation request sent with an Idempotency-Key', () => {
 });
 
 describe('a keyed write refused by the rate limit', () => {
-  let limited: TestApp;
-  beforeAll(async () => {
-    limited = await startTestApp({ env: { PLACE_ORDER_PER_MINUTE: '1' } });
-  });
-  afterAll(() => limited.close());
+  const limited = useTestApp({ env: { PLACE_ORDER_PER_MINUTE: '1' } });
 
   it('is not kept: its retry is refused afresh, and its key stays free', async () => {
     const limitedRest = await createRestClient(limited);

@@ -2,17 +2,13 @@
 // operation's own name: a new metric or label value must be documented to pass.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ROUTES } from '../../src/rest/routes.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 
 const page = readFileSync(resolve(import.meta.dirname, '../../docs/metrics.md'), 'utf8');
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app?.close());
+const app = useTestApp();
 
 it('documents every metric and every operation label value', async () => {
   // One request of each kind the labels tell apart.

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 
 // /metrics cannot starve the API: scrapes close together share one gathering, and METRICS_PORT moves them to
@@ -15,12 +15,8 @@ const sample = (text: string, name: string) =>
   );
 
 describe('scrapes within METRICS_REUSE_MS of a gathering', () => {
-  let app: TestApp;
   let clock = 1_000_000;
-  beforeAll(async () => {
-    app = await startTestApp({ http: true, env: { METRICS_REUSE_MS: '1000' }, now: () => clock });
-  });
-  afterAll(() => app?.close());
+  const app = useTestApp({ http: true, env: { METRICS_REUSE_MS: '1000' }, now: () => clock });
 
   const scrape = async () => {
     const response = await fetch(`${app.url}/metrics`);

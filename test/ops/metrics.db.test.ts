@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
-beforeAll(async () => {
-  // Every scrape gathers afresh: the tests compare scrapes taken one after the other.
-  app = await startTestApp({ env: { METRICS_REUSE_MS: '0' } });
-});
-afterAll(() => app?.close());
+// Every scrape gathers afresh: the tests compare scrapes taken one after the other.
+const app = useTestApp({ env: { METRICS_REUSE_MS: '0' } });
 
 async function scrape(): Promise<string> {
   const response = await app.fetch(`/metrics`);

@@ -1,22 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type SendOptions, useTestApp } from '../support/app.ts';
 import { collectingLogger } from '../support/log-lines.ts';
 
 // Every answer's log line (and its metrics) names the API and operation the request asked for, whichever stage
 // answered it: a refusal by the rate limit or for a key is still that operation's.
 const { logger, lines } = collectingLogger();
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({
-    env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', CORS_ORIGINS: 'https://app.example.com' },
-    logger,
-  });
+const app = useTestApp({
+  env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', CORS_ORIGINS: 'https://app.example.com' },
+  logger,
 });
-afterAll(() => app?.close());
 
-async function labelOf(path: string, init: RequestInit = {}) {
-  const response = await app.fetch(path, init);
-  await response.arrayBuffer();
+/** The labels of the log line of a request (without a key unless given). */
+async function labelOf(
+  path: string,
+  { method = 'GET', key = null, ...options }: SendOptions & { method?: string } = {},
+) {
+  const response = await app.send(method, path, { key, ...options });
   const id = response.headers.get('x-request-id');
   await expect.poll(() => lines.some((line) => line.reqId === id)).toBe(true);
   const line = lines.find((entry) => entry.reqId === id) as {
@@ -27,37 +26,28 @@ async function labelOf(path: string, init: RequestInit = {}) {
   return { status: line.status, api: line.api, operation: line.operation };
 }
 
-const json = { 'content-type': 'application/json' };
-
 describe('the request log line', () => {
   it('names the REST operation of a request refused before the REST adapter ran', async () => {
-    expect(
-      await labelOf('/pets', {
-        method: 'POST',
-        headers: { ...json, 'x-api-key': 'psk_unknown' },
-        body: '{}',
-      }),
-    ).toEqual({ status: 401, api: 'rest', operation: 'createPet' });
-    expect(
-      await labelOf('/pets', { method: 'POST', headers: json, body: '{"name":"A","categoryId":1}' }),
-    ).toEqual({
+    expect(await labelOf('/pets', { method: 'POST', key: 'psk_unknown', body: '{}' })).toEqual({
       status: 401,
       api: 'rest',
       operation: 'createPet',
     });
-    expect(
-      await labelOf('/pets/1', { method: 'DELETE', headers: { 'x-api-key': app.apiKey } }),
-    ).toMatchObject({
+    expect(await labelOf('/pets', { method: 'POST', body: '{"name":"A","categoryId":1}' })).toEqual({
+      status: 401,
+      api: 'rest',
+      operation: 'createPet',
+    });
+    expect(await labelOf('/pets/1', { method: 'DELETE', key: app.apiKey })).toMatchObject({
       api: 'rest',
       operation: 'deletePet',
     });
   });
 
   it('names the GraphQL API of a request refused before its document was read', async () => {
-    const body = JSON.stringify({ query: '{ pets { edges { cursor } } }' });
-    const unknownKey = { ...json, 'x-api-key': 'psk_unknown' };
+    const body = { query: '{ pets { edges { cursor } } }' };
     // 401, or 429 once the other tests have spent the address's anonymous quota.
-    expect(await labelOf('/graphql', { method: 'POST', headers: unknownKey, body })).toMatchObject({
+    expect(await labelOf('/graphql', { method: 'POST', key: 'psk_unknown', body })).toMatchObject({
       api: 'graphql',
       operation: 'unknown',
     });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { startTracing } from '../../src/observability/start-tracing.ts';
 import { REDIS_KEY_PREFIX, REDIS_URL } from '../ratelimit/stores.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 
 // The spans of one GraphQL and one REST request, exported to memory: their tree, their attributes, and the
 // caller's trace context taken from `traceparent`. Tracing is global to a process: this file starts it once.
@@ -15,15 +15,12 @@ const traceparent = `00-${TRACE_ID}-${PARENT_SPAN_ID}-01`;
 
 const exporter = new InMemorySpanExporter();
 let stopTracing: () => Promise<void>;
-let app: TestApp;
-beforeAll(async () => {
+// Started before the app, stopped after it.
+beforeAll(() => {
   stopTracing = startTracing({ ...process.env, OTEL_SERVICE_NAME: 'gateway-under-test' }, exporter);
-  app = await startTestApp({ env: { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: REDIS_KEY_PREFIX } });
 });
-afterAll(async () => {
-  await app?.close();
-  await stopTracing?.();
-});
+afterAll(() => stopTracing?.());
+const app = useTestApp({ env: { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: REDIS_KEY_PREFIX } });
 
 /** The spans of the trace `traceId`, once its HTTP span has ended (with the response). */
 async function traceOf(traceId: string): Promise<ReadableSpan[]> {
@@ -46,11 +43,13 @@ const everyValue = (spans: ReadableSpan[]) =>
 
 describe('OpenTelemetry tracing', () => {
   it('traces a GraphQL request: HTTP, rate limit, parse, validate, execute and its Prisma queries, under the caller’s trace', async () => {
-    const response = await app.fetch(`/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey, traceparent },
-      body: JSON.stringify({ query: 'query FirstPets { pets(first: 2) { edges { node { id name } } } }' }),
-    });
+    const response = await app.graphql(
+      'query FirstPets { pets(first: 2) { edges { node { id name } } } }',
+      undefined,
+      {
+        headers: { traceparent },
+      },
+    );
     expect(response.status).toBe(200);
     const requestId = response.headers.get('x-request-id');
 
@@ -90,7 +89,7 @@ describe('OpenTelemetry tracing', () => {
 
   it('traces a REST request the same way, a new trace when the caller sent none', async () => {
     exporter.reset();
-    const response = await app.fetch(`/pets?limit=2`, { headers: { 'x-api-key': app.apiKey } });
+    const response = await app.get('/pets?limit=2');
     expect(response.status).toBe(200);
     await expect
       .poll(() => exporter.getFinishedSpans().some((span) => span.name === 'GET rest listPets'))

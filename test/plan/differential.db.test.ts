@@ -65,7 +65,7 @@ describe('the planned list path answers byte for byte as the resolvers do (LIST_
       for (const start of paths) {
         let path: string | undefined = start;
         for (let pages = 0; path && pages < 40; pages++) {
-          const { planned, resolved } = await twins.both(path, { headers: { 'x-api-key': key } });
+          const { planned, resolved } = await twins.both(path, key);
           expect(planned, path).toEqual(resolved);
           path = /<([^>]+)>; rel="next"/.exec(planned.headers)?.[1];
         }

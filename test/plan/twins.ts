@@ -1,10 +1,11 @@
 import { NESTED_ROW_COST } from '../../bench/processes.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import type { Db } from '../../src/db/client.ts';
-import { listen } from '../../src/http/listener.ts';
 import { createPipeline } from '../../src/http/pipeline.ts';
 import { createTestDatabase } from '../support/databases.ts';
+import { injectInto } from '../support/inject.ts';
 import { createTestKey } from '../support/keys.ts';
+import { requestHelpers, type SendOptions } from '../support/requests.ts';
 
 export interface Answer {
   status: number;
@@ -38,9 +39,10 @@ export async function startTwins() {
     config: loadConfig({ ...base, LIST_PLANS: 'off' }),
     db: database.db,
   });
-  const servers = {
-    planned: await listen(planned.handle, '127.0.0.1', 0),
-    resolved: await listen(resolved.handle, '127.0.0.1', 0),
+  // Answered in-process: what is compared is the answers, not how they travel.
+  const sides = {
+    planned: requestHelpers(injectInto(planned.handle)),
+    resolved: requestHelpers(injectInto(resolved.handle)),
   };
   const prisma: Db = database.db.prisma;
   // Limits no test here reaches: the twins answer many pages.
@@ -50,29 +52,34 @@ export async function startTwins() {
     own: await createTestKey(prisma, 'business', limits, ['read', 'orders']),
   };
 
-  async function ask(side: keyof typeof servers, path: string, init: RequestInit = {}): Promise<Answer> {
-    const response = await fetch(`${servers[side].url}${path}`, init);
+  async function ask(
+    side: keyof typeof sides,
+    method: string,
+    path: string,
+    options: SendOptions = {},
+  ): Promise<Answer> {
+    const response = await sides[side].send(method, path, options);
     const headers = SHOWN_HEADERS.map((name) => `${name}: ${response.headers.get(name)}`).join('\n');
-    return { status: response.status, headers, body: await response.text() };
+    return { status: response.status, headers, body: response.text };
   }
 
   /** The same request to both gateways: the planned answer, the resolvers' answer. */
-  async function both(path: string, init: RequestInit = {}) {
-    return { planned: await ask('planned', path, init), resolved: await ask('resolved', path, init) };
+  async function send(method: string, path: string, options: SendOptions = {}) {
+    return {
+      planned: await ask('planned', method, path, options),
+      resolved: await ask('resolved', method, path, options),
+    };
   }
 
-  function graphqlRequest(
+  /** A GET of `path` to both gateways, with `key` (none unless given). */
+  const both = (path: string, key: string | null = null) => send('GET', path, { key });
+
+  const graphqlRequest = (
     query: string,
     variables: Record<string, unknown> | undefined,
     key: string | null,
     operationName?: string,
-  ) {
-    return {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
-      body: JSON.stringify({ query, variables, operationName }),
-    };
-  }
+  ): SendOptions => ({ key, body: { query, variables, operationName } });
 
   /** One GraphQL request to both gateways. */
   const graphql = (
@@ -80,17 +87,22 @@ export async function startTwins() {
     variables?: Record<string, unknown>,
     key: string | null = keys.admin,
     operationName?: string,
-  ) => both('/graphql', graphqlRequest(query, variables, key, operationName));
+  ) => send('POST', '/graphql', graphqlRequest(query, variables, key, operationName));
 
   /** The statements a gateway's request ran (the key lookup aside): the planned one's unless told. */
   async function statementsOf(
     query: string,
     variables?: Record<string, unknown>,
     operationName?: string,
-    side: keyof typeof servers = 'planned',
+    side: keyof typeof sides = 'planned',
   ) {
     statements = [];
-    const answer = await ask(side, '/graphql', graphqlRequest(query, variables, keys.admin, operationName));
+    const answer = await ask(
+      side,
+      'POST',
+      '/graphql',
+      graphqlRequest(query, variables, keys.admin, operationName),
+    );
     return { answer, sql: statements.filter((sql) => !/ApiKey/i.test(sql)) };
   }
 
@@ -102,7 +114,6 @@ export async function startTwins() {
     graphql,
     statementsOf,
     close: async () => {
-      await Promise.all([servers.planned.close(), servers.resolved.close()]);
       await Promise.all([planned.close(), resolved.close()]);
       await database.drop();
     },

@@ -10,6 +10,8 @@ import { slowUpload } from '../support/slow-upload.ts';
 
 const PER_FIELD_LIMIT = 15;
 
+// node:http's send (test/support/node-http.ts), not fetch: each request on a connection of its own, so that both
+// workers take some, and its request id, to find the worker that answered in the log.
 const graphql = (url: string, key: string, query: string) =>
   send(url, '/graphql', { method: 'POST', key, body: { query } });
 

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const app = useTestApp();
 
 it('treats only /graphql (and /graphql/) as GraphQL; every other path is REST, counted and headed', async () => {
-  const tricky = await app.fetch(`/pets?cursor=/graphql`, { headers: { 'x-api-key': app.apiKey } });
+  const tricky = await app.get('/pets?cursor=/graphql');
   expect(tricky.status).toBe(400);
-  expect((await tricky.json()).code).toBe('VALIDATION_FAILED');
+  expect(tricky.body.code).toBe('VALIDATION_FAILED');
   expect(tricky.headers.get('x-ratelimit-limit')).not.toBeNull();
 
   // Yoga's own health check would answer any of the last three with an empty, uncounted 200.
@@ -20,17 +16,13 @@ it('treats only /graphql (and /graphql/) as GraphQL; every other path is REST, c
     ['/pets/health', 400],
     ['/pets?status=/health', 400],
   ] as const) {
-    const elsewhere = await app.fetch(path, { headers: { 'x-api-key': app.apiKey } });
+    const elsewhere = await app.get(path);
     expect([path, elsewhere.status]).toEqual([path, status]);
-    expect((await elsewhere.json()).status).toBe(status);
+    expect(elsewhere.body.status).toBe(status);
     expect(elsewhere.headers.get('x-ratelimit-limit')).not.toBeNull();
   }
 
-  const slash = await app.fetch(`/graphql/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
-    body: JSON.stringify({ query: '{ categories { edges { node { id } } } }' }),
-  });
+  const slash = await app.post('/graphql/', { query: '{ categories { edges { node { id } } } }' });
   expect(slash.status).toBe(200);
   expect(slash.headers.get('x-ratelimit-limit')).not.toBeNull();
 });

@@ -3,6 +3,7 @@ import { SCOPES } from '../../src/contract/scopes.ts';
 import { createApiKey } from '../../src/keys/repository.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
+import { overHttp, requestHelpers } from '../support/requests.ts';
 import { REDIS_KEY_PREFIX, REDIS_URL } from './stores.ts';
 
 const PLACE_ORDER_LIMIT = 10;
@@ -31,21 +32,15 @@ describe('two gateway processes on one database and one Redis', () => {
   });
 
   /** The i-th request goes to one gateway or the other, in turn. */
+  const via = (i: number, key: string) =>
+    requestHelpers(overHttp((gateways[i % 2] as GatewayProcess).url), key);
   const send = (i: number, key: string, path: string, body?: unknown) =>
-    fetch(`${gateways[i % 2]?.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    via(i, key).send(body === undefined ? 'GET' : 'POST', path, { body });
 
   async function petInStock(key: string, quantity: number): Promise<number> {
-    const category = await (await send(0, key, '/categories', { name: 'Stocked' })).json();
-    const pet = await (await send(0, key, '/pets', { name: 'In stock', categoryId: category.id })).json();
-    const stock = await fetch(`${gateways[0]?.url}/store/inventory/${pet.id}`, {
-      method: 'PUT',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ quantity }),
-    });
+    const category = (await send(0, key, '/categories', { name: 'Stocked' })).body;
+    const pet = (await send(0, key, '/pets', { name: 'In stock', categoryId: category.id })).body;
+    const stock = await via(0, key).send('PUT', `/store/inventory/${pet.id}`, { body: { quantity } });
     expect(stock.status).toBe(200);
     return pet.id;
   }
@@ -108,7 +103,7 @@ describe('two gateway processes on one database and one Redis', () => {
     const petId = await petInStock(key, 100);
     const batch = await send(1, key, '/graphql', [{ query: orders(petId, 3) }, { query: orders(petId, 8) }]);
     expect(batch.status).toBe(200);
-    const [admitted, refused] = await batch.json();
+    const [admitted, refused] = batch.body;
     expect(Object.keys(admitted.data)).toEqual(['o0', 'o1', 'o2']);
     expect(refused.errors[0].extensions).toEqual({ code: 'RATE_LIMITED', status: 429 });
     const refusedWhole = await send(0, key, '/graphql', { query: orders(petId, 8) });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
-import { type Fetch, overHttp } from '../support/requests.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, useTestApp } from '../support/app.ts';
+import { useGatewayProcess } from '../support/gateway-process.ts';
+import { overHttp, requestHelpers } from '../support/requests.ts';
 
 // Introspection-only operations (GraphiQL's schema loads) have a budget of their own per caller, beside the
 // plan's: the explorer keeps working once the anonymous quota is spent. The browser side is
@@ -11,18 +11,17 @@ import { type Fetch, overHttp } from '../support/requests.ts';
 
 const INTROSPECTION = getIntrospectionQuery({ inputValueDeprecation: true, schemaDescription: true });
 
+/** A GraphQL GET of `query` through `via`'s helpers, without a key unless given. */
 const get = (
-  send: Fetch,
+  via: Pick<ReturnType<typeof requestHelpers>, 'get'>,
   query: string,
-  { operationName, key }: { operationName?: string; key?: string } = {},
+  { operationName, key = null }: { operationName?: string; key?: string | null } = {},
 ) => {
   const search = new URLSearchParams({ query, ...(operationName && { operationName }) });
-  return send(`/graphql?${search}`, {
-    headers: { accept: 'application/graphql-response+json', ...(key && { 'x-api-key': key }) },
-  });
+  return via.get(`/graphql?${search}`, { key, headers: { accept: 'application/graphql-response+json' } });
 };
 
-const budgetOf = (response: Response) => ({
+const budgetOf = (response: Pick<Answer, 'status' | 'headers'>) => ({
   status: response.status,
   budget: response.headers.get('x-ratelimit-budget'),
   limit: response.headers.get('x-ratelimit-limit'),
@@ -30,41 +29,39 @@ const budgetOf = (response: Response) => ({
 });
 
 describe('the introspection budget, in one gateway', () => {
-  let app: TestApp;
+  const app = useTestApp({
+    env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', RATE_LIMIT_INTROSPECTION_PER_MINUTE: '4' },
+  });
   beforeAll(async () => {
-    app = await startTestApp({
-      env: { RATE_LIMIT_PLANS: '{"free":{"perMinute":2}}', RATE_LIMIT_INTROSPECTION_PER_MINUTE: '4' },
-    });
     // The anonymous caller (this address) spends its plan's budget.
     expect((await app.fetch('/pets')).status).toBe(200);
     expect((await app.fetch('/pets')).status).toBe(200);
     expect((await app.fetch('/pets')).status).toBe(429);
   });
-  afterAll(() => app?.close());
 
   it('answers introspection-only GETs from their own budget, and says so, until that is spent too', async () => {
-    const full = await get(app.fetch, INTROSPECTION, { operationName: 'IntrospectionQuery' });
+    const full = await get(app, INTROSPECTION, { operationName: 'IntrospectionQuery' });
     expect(budgetOf(full)).toEqual({ status: 200, budget: 'introspection', limit: '4', remaining: '3' });
-    expect((await full.json()).data.__schema.queryType.name).toBe('Query');
+    expect(full.body.data.__schema.queryType.name).toBe('Query');
     expect(full.headers.get('ratelimit-policy')).toMatch(
       /^"introspection-minute";q=4;w=60, "introspection-day"/,
     );
 
     // Every root field a meta field, in any operation the request names.
-    expect(budgetOf(await get(app.fetch, '{ __typename }'))).toMatchObject({ status: 200, remaining: '2' });
+    expect(budgetOf(await get(app, '{ __typename }'))).toMatchObject({ status: 200, remaining: '2' });
     const named =
       'query Pets { categories(first: 1) { edges { cursor } } } query Type { __type(name: "Pet") { name } __typename }';
-    expect(budgetOf(await get(app.fetch, named, { operationName: 'Type' }))).toMatchObject({
+    expect(budgetOf(await get(app, named, { operationName: 'Type' }))).toMatchObject({
       status: 200,
       budget: 'introspection',
       remaining: '1',
     });
-    expect(budgetOf(await get(app.fetch, INTROSPECTION))).toMatchObject({ status: 200, remaining: '0' });
+    expect(budgetOf(await get(app, INTROSPECTION))).toMatchObject({ status: 200, remaining: '0' });
 
-    const refused = await get(app.fetch, '{ __schema { queryType { name } } }');
+    const refused = await get(app, '{ __schema { queryType { name } } }');
     expect(budgetOf(refused)).toEqual({ status: 429, budget: 'introspection', limit: '4', remaining: '0' });
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await refused.json()).errors[0]).toMatchObject({
+    expect(refused.body.errors[0]).toMatchObject({
       message: expect.stringMatching(/4 introspection-only requests \(schema loads\) per minute/),
       extensions: { code: 'RATE_LIMITED', status: 429 },
     });
@@ -74,24 +71,20 @@ describe('the introspection budget, in one gateway', () => {
     for (const [what, response] of [
       [
         'a data field beside __typename',
-        await get(app.fetch, '{ __typename categories(first: 1) { edges { cursor } } }'),
+        await get(app, '{ __typename categories(first: 1) { edges { cursor } } }'),
       ],
-      ['a fragment at the root', await get(app.fetch, '{ ...Root } fragment Root on Query { __typename }')],
+      ['a fragment at the root', await get(app, '{ ...Root } fragment Root on Query { __typename }')],
       [
         'another operation than the one named',
-        await get(app.fetch, 'query A { __typename } query B { categories(first: 1) { edges { cursor } } }', {
+        await get(app, 'query A { __typename } query B { categories(first: 1) { edges { cursor } } }', {
           operationName: 'B',
         }),
       ],
-      ['no operation named', await get(app.fetch, 'query A { __typename } query B { __typename }')],
-      ['text that does not parse', await get(app.fetch, '{ __schema { ')],
+      ['no operation named', await get(app, 'query A { __typename } query B { __typename }')],
+      ['text that does not parse', await get(app, '{ __schema { ')],
       [
         'a POST, counted before its body is read',
-        await app.fetch(`/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: '{ __typename }' }),
-        }),
+        await app.postGraphQL({ query: '{ __typename }' }, { key: null }),
       ],
     ] as const) {
       expect(budgetOf(response), what).toMatchObject({
@@ -104,9 +97,9 @@ describe('the introspection budget, in one gateway', () => {
   });
 
   it("keeps a key holder's introspection budget apart from the address's", async () => {
-    const response = await get(app.fetch, '{ __typename }', { key: app.apiKey });
+    const response = await get(app, '{ __typename }', { key: app.apiKey });
     expect(budgetOf(response)).toEqual({ status: 200, budget: 'introspection', limit: '4', remaining: '3' });
-    const plan = await app.fetch(`/pets?limit=1`, { headers: { 'x-api-key': app.apiKey } });
+    const plan = await app.get('/pets?limit=1');
     expect(budgetOf(plan)).toMatchObject({ status: 200, budget: 'plan', limit: '1000' });
   });
 });
@@ -115,23 +108,21 @@ describe.each([
   { store: 'Redis', env: { REDIS_URL: 'redis://127.0.0.1:6379' } },
   { store: "the primary's memory", env: {} as Record<string, string> },
 ])('the introspection budget, exact with WORKERS=2 counting in $store', ({ env }) => {
-  let gateway: GatewayProcess;
-  beforeAll(async () => {
-    gateway = await startGatewayProcess({
-      WORKERS: '2',
-      ...env,
-      RATE_LIMIT_REDIS_PREFIX: `test-introspection-${randomUUID()}`,
-      RATE_LIMIT_PLANS: '{"free":{"perMinute":3}}',
-      RATE_LIMIT_INTROSPECTION_PER_MINUTE: '7',
-      SEED_DEMO_DATA: 'false',
-    });
-    await gateway.logLine(() => gateway.lines.filter((line) => line.msg === 'worker listening').length === 2);
+  const gateway = useGatewayProcess({
+    WORKERS: '2',
+    ...env,
+    RATE_LIMIT_REDIS_PREFIX: `test-introspection-${randomUUID()}`,
+    RATE_LIMIT_PLANS: '{"free":{"perMinute":3}}',
+    RATE_LIMIT_INTROSPECTION_PER_MINUTE: '7',
+    SEED_DEMO_DATA: 'false',
   });
-  afterAll(() => gateway?.cleanUp());
+  beforeAll(() =>
+    gateway.logLine(() => gateway.lines.filter((line) => line.msg === 'worker listening').length === 2),
+  );
 
   it('admits exactly the budget of 40 concurrent schema loads, and leaves the plan untouched', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 40 }, () => get(overHttp(gateway.url), INTROSPECTION)),
+      Array.from({ length: 40 }, () => get(requestHelpers(overHttp(gateway.url)), INTROSPECTION)),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(7);

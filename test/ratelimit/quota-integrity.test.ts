@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { type Answer, useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // Quota integrity (issue 12, items 1 and 2): a request never gets back more than it paid, Remaining never leaves
 // [0, limit], and an operation over a per-field limit is refused whole, before anything is written.
 const PLACE_ORDER_LIMIT = 10;
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ env: { PLACE_ORDER_PER_MINUTE: String(PLACE_ORDER_LIMIT) } });
-});
-afterAll(() => app?.close());
+const app = useTestApp({ env: { PLACE_ORDER_PER_MINUTE: String(PLACE_ORDER_LIMIT) } });
 
 /** One operation's request body, or a batch's when given an array. */
 const operations = (texts: string | string[]) =>
@@ -93,13 +89,12 @@ describe('per-field limits count every alias, fragment and batch entry, up front
       ${skipped('@skip(if: true)')} t: placeOrder(input: { petId: ${petId} }) @include(if: $no) { id }
     }
     mutation Many { ${orders(petId, 15)} }`;
-    const response = await app.fetch(`/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ query: document, operationName: 'Place', variables: { no: false } }),
-    });
+    const response = await app.postGraphQL(
+      { query: document, operationName: 'Place', variables: { no: false } },
+      { key },
+    );
     expect(response.status).toBe(200);
-    expect(Object.keys((await response.json()).data)).toHaveLength(7);
+    expect(Object.keys(response.body.data)).toHaveLength(7);
     expect(await stateOf(petId)).toEqual({ orders: 7, stock: 93 });
     // 3 left: the selected operation's 4 calls do not fit, whatever the other operation holds.
     const four = await app.postGraphQL(operations(`mutation { ${orders(petId, 4)} }`), { key: key });
@@ -135,13 +130,9 @@ describe('per-field limits count every alias, fragment and batch entry, up front
       (await app.postGraphQL(operations(`mutation { ${orders(petId, PLACE_ORDER_LIMIT)} }`), { key: key }))
         .status,
     ).toBe(200);
-    const refused = await app.fetch(`/store/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify({ petId, quantity: 1 }),
-    });
+    const refused = await app.post('/store/orders', { petId, quantity: 1 }, { key });
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await stateOf(petId)).toEqual({ orders: PLACE_ORDER_LIMIT, stock: 100 - PLACE_ORDER_LIMIT });
   });

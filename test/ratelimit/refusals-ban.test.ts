@@ -3,6 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { type GatewayProcess, startGatewayProcess } from '../support/gateway-process.ts';
 import { createTestKey } from '../support/keys.ts';
+import { type Answer, overHttp, requestHelpers } from '../support/requests.ts';
 import { REDIS_KEY_PREFIX, REDIS_URL } from './stores.ts';
 
 // Refusals that give their point back (a per-field limit, the subscription cap) still count toward the ban,
@@ -52,17 +53,13 @@ describe.each<{ counters: string; processes: number; extra: Record<string, strin
   /** The i-th request goes to each gateway in turn, on a connection of its own (so that workers share them). */
   const urlOf = (i: number) => (gateways[i % gateways.length] as GatewayProcess).url;
   const send = (i: number, path: string, key?: string, body?: unknown) =>
-    fetch(`${urlOf(i)}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json', connection: 'close', ...(key && { 'x-api-key': key }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    requestHelpers(overHttp(urlOf(i)), key).send(body === undefined ? 'GET' : 'POST', path, {
+      body,
+      headers: { connection: 'close' },
     });
 
-  /** The Error object of a REST answer or of a GraphQL answer's first error. */
-  async function errorOf(response: Response) {
-    const body = await response.json();
-    return body.errors ? body.errors[0].extensions.code : body.code;
-  }
+  /** The code of a REST answer's Error object or of a GraphQL answer's first error. */
+  const errorOf = ({ body }: Answer) => (body.errors ? body.errors[0].extensions.code : body.code);
 
   it('a Pro key placing orders past its per-field limit, over GraphQL and REST, ends banned', async () => {
     const key = await createTestKey(database.db.prisma, 'pro');
@@ -80,7 +77,7 @@ describe.each<{ counters: string; processes: number; extra: Record<string, strin
             });
       seen.push({
         status: response.status,
-        code: response.status === 429 ? await errorOf(response) : 'ok',
+        code: response.status === 429 ? errorOf(response) : 'ok',
         remaining: Number(response.headers.get('x-ratelimit-remaining')),
         retryAfter: response.headers.get('retry-after'),
       });
@@ -94,7 +91,7 @@ describe.each<{ counters: string; processes: number; extra: Record<string, strin
     ]);
     // Banned for everything now, not only orders; and nothing of the refused orders was kept.
     const read = await send(0, '/pets?limit=1', key);
-    expect([read.status, await errorOf(read)]).toEqual([429, 'KEY_BANNED']);
+    expect([read.status, errorOf(read)]).toEqual([429, 'KEY_BANNED']);
     expect(await database.db.prisma.order.count({ where: { petId: pet.id } })).toBe(2);
     const stock = await database.db.prisma.inventoryItem.findUniqueOrThrow({ where: { petId: pet.id } });
     expect(stock.quantity).toBe(18);
@@ -121,7 +118,7 @@ describe.each<{ counters: string; processes: number; extra: Record<string, strin
     }
     expect(codes).toEqual([...Array(BAN_AFTER).fill('TOO_MANY_SUBSCRIPTIONS'), 'KEY_BANNED']);
     const read = await send(0, '/pets?limit=1');
-    expect([read.status, read.headers.get('retry-after'), await errorOf(read)]).toEqual([
+    expect([read.status, read.headers.get('retry-after'), errorOf(read)]).toEqual([
       429,
       String(BAN_SECONDS),
       'KEY_BANNED',

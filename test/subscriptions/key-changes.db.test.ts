@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/keys/api-key.ts';
 import { revokeApiKey, setKeyPowers } from '../../src/keys/repository.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { createTestKey } from '../support/keys.ts';
 
@@ -10,15 +10,10 @@ import { createTestKey } from '../support/keys.ts';
 // event carrying the Error object, as the key's requests are refused by then.
 
 const KEY_CACHE_TTL_MS = 1000;
-let app: TestApp;
+const app = useTestApp({ http: true, env: { API_KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS) } });
 const open: Subscription[] = [];
-beforeAll(async () => {
-  app = await startTestApp({ http: true, env: { API_KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS) } });
-});
-afterAll(async () => {
-  await Promise.all(open.map((stream) => stream.close()));
-  await app.close();
-});
+// Before the app closes (the hooks after the tests run last registered first).
+afterAll(() => Promise.all(open.map((stream) => stream.close())));
 
 const idOf = async (key: string) =>
   (await app.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(key) } })).id;

@@ -1,9 +1,9 @@
 import type { ExecutionResult } from 'graphql';
 import { createClient, NetworkError } from 'graphql-sse';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/observability/logger.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { createTestKey } from '../support/keys.ts';
 
@@ -12,20 +12,15 @@ import { createTestKey } from '../support/keys.ts';
 // graphql-sse clients do not retry it and browsers' EventSource can read it; a rate-limit refusal keeps 429 with
 // Retry-After and the rate-limit headers, so that clients back off. None is a 5xx or logged as an error.
 
-let app: TestApp;
 const logged: { level: string; msg: string }[] = [];
 const open: Subscription[] = [];
-beforeAll(async () => {
-  const logger = pino(
-    { level: 'info', formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => logged.push(JSON.parse(line)) },
-  ) as unknown as Logger;
-  app = await startTestApp({ http: true, logger, env: { MAX_SUBSCRIPTIONS: '{"free":1}' } });
-});
-afterAll(async () => {
-  await Promise.all(open.map((stream) => stream.close()));
-  await app.close();
-});
+const logger = pino(
+  { level: 'info', formatters: { level: (label) => ({ level: label }) } },
+  { write: (line: string) => logged.push(JSON.parse(line)) },
+) as unknown as Logger;
+const app = useTestApp({ http: true, logger, env: { MAX_SUBSCRIPTIONS: '{"free":1}' } });
+// Before the app closes (the hooks after the tests run last registered first).
+afterAll(() => Promise.all(open.map((stream) => stream.close())));
 
 async function watch(...args: Parameters<typeof subscribe>) {
   const stream = await subscribe(...args);

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { BULKY, flood, openStalledStream } from '../support/stalled-stream.ts';
 
 // A subscriber that stops reading never reaches the write path (one process, SQLite and PostgreSQL; across
 // processes: slow-consumer-processes.test.ts). Its stream holds at most its backlog, then ends SLOW_CONSUMER.
 
-let app: TestApp;
+// A heartbeat (the time a slow consumer has to read its last event) longer than the test.
+const app = useTestApp({ http: true, env: { SUBSCRIPTION_HEARTBEAT_MS: '120000' } });
 const open: Subscription[] = [];
-beforeAll(async () => {
-  // A heartbeat (the time a slow consumer has to read its last event) longer than the test.
-  app = await startTestApp({ http: true, env: { SUBSCRIPTION_HEARTBEAT_MS: '120000' } });
-});
-afterAll(async () => {
-  await Promise.all(open.map((stream) => stream.close()));
-  await app.close();
-});
+// Before the app closes (the hooks after the tests run last registered first).
+afterAll(() => Promise.all(open.map((stream) => stream.close())));
 
 describe('a subscriber that stops reading', () => {
   it('never fails or holds a write; its stream ends SLOW_CONSUMER and frees its place, and later subscribers get every change', async () => {
@@ -34,18 +29,14 @@ describe('a subscriber that stops reading', () => {
     const requests = 12;
     for (let r = 0; r < requests; r++) {
       const keyed = r % 3 === 2;
-      const response = await fetch(`${app.url}/graphql`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-api-key': app.apiKey,
-          ...(keyed && { 'idempotency-key': randomUUID() }),
-        },
-        body: JSON.stringify(flood(pet.id, r * 150 + 1)),
+      const response = await app.postGraphQL(flood(pet.id, r * 150 + 1), {
+        headers: keyed ? { 'idempotency-key': randomUUID() } : {},
       });
-      const body = await response.text();
-      expect(response.status, body).toBe(200);
-      const results = JSON.parse(body) as { data: Record<string, { quantity: number }>; errors?: unknown }[];
+      expect(response.status, response.text).toBe(200);
+      const results = JSON.parse(response.text) as {
+        data: Record<string, { quantity: number }>;
+        errors?: unknown;
+      }[];
       expect(results.every((result) => result.errors === undefined)).toBe(true);
       expect(results.at(-1)?.data.w14?.quantity).toBe(r * 150 + 150);
     }

@@ -1,27 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadRateLimitConfig } from '../../src/config/rate-limits.ts';
 import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { type Subscription, subscribe } from '../support/event-stream.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // Subscriptions over Server-Sent Events, end to end over HTTP, on SQLite and PostgreSQL (one process; across
 // processes with Redis: processes.test.ts).
 
-let app: TestApp;
+// Enterprise's configured cap is not the default one, so that a key following it is told from a constant.
+const app = useTestApp({
+  http: true,
+  env: { SUBSCRIPTION_HEARTBEAT_MS: '50', MAX_SUBSCRIPTIONS: '{"enterprise":4}' },
+});
 const open: Subscription[] = [];
-beforeAll(async () => {
-  // Enterprise's configured cap is not the default one, so that a key following it is told from a constant.
-  app = await startTestApp({
-    http: true,
-    env: { SUBSCRIPTION_HEARTBEAT_MS: '50', MAX_SUBSCRIPTIONS: '{"enterprise":4}' },
-  });
-});
-afterAll(async () => {
-  await Promise.all(open.map((stream) => stream.close()));
-  await app.close();
-});
+// Before the app closes (the hooks after the tests run last registered first).
+afterAll(() => Promise.all(open.map((stream) => stream.close())));
 
 async function watch(query: string, options: Parameters<typeof subscribe>[2] = {}) {
   const stream = await subscribe(app.url, query, { key: app.apiKey, ...options });

@@ -36,6 +36,13 @@ export function injectInto(handle: (req: IncomingMessage, res: ServerResponse) =
     let closed: Promise<unknown> = Promise.resolve();
     const dispatch = (req: IncomingMessage, res: ServerResponse) => {
       closed = new Promise((resolve) => res.once('close', resolve));
+      // node:http's IncomingMessage has it (the request-target refusal reads it); light-my-request's has not.
+      const distinct: Record<string, string[]> = {};
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = String(req.rawHeaders[i]).toLowerCase();
+        distinct[name] = [...(distinct[name] ?? []), String(req.rawHeaders[i + 1])];
+      }
+      Object.defineProperty(req, 'headersDistinct', { value: distinct });
       // light-my-request's socket takes each write a turn after the response closes, so an ended response would
       // read as unfinished there (the pipeline's sign of a client that went away); in-process, no client does.
       Object.defineProperty(res, 'writableFinished', { get: () => res.writableEnded });

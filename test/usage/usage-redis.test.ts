@@ -4,24 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsageCounter } from '../../src/usage/counts.ts';
 import { redisUsageStore } from '../../src/usage/redis-store.ts';
 import { REDIS_URL } from '../ratelimit/stores.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // With REDIS_URL the usage counts live in Redis, where every gateway instance adds them; the database holds none.
 const prefix = `test-usage-${randomUUID()}`;
-let app: TestApp;
+const app = useTestApp({
+  env: { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix, RATE_LIMIT_ON_REDIS_FAILURE: 'closed' },
+});
 let redis: Redis;
-beforeAll(async () => {
-  app = await startTestApp({
-    env: { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix, RATE_LIMIT_ON_REDIS_FAILURE: 'closed' },
-  });
+beforeAll(() => {
   redis = new Redis(REDIS_URL);
 });
+// Before the app closes (the hooks after the tests run last registered first).
 afterAll(async () => {
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
-  await app?.close();
 });
 
 describe('usage counts on Redis', () => {
@@ -30,9 +29,7 @@ describe('usage counts on Redis', () => {
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await app.fetch(`/pets?limit=1`, { headers: { 'x-api-key': key } });
-      await response.arrayBuffer();
-      statuses.push(response.status);
+      statuses.push((await app.get('/pets?limit=1', { key })).status);
     }
     expect(statuses).toEqual([200, 200, 429]);
 
@@ -43,10 +40,7 @@ describe('usage counts on Redis', () => {
     elsewhere.record({ keyId: id, status: 500, api: 'graphql', operation: 'Other' });
     await elsewhere.close();
 
-    const response = await app.fetch(`/usage`, {
-      headers: { 'x-api-key': key, accept: 'application/json' },
-    });
-    const body = await response.json();
+    const { body } = await app.get('/usage', { key, headers: { accept: 'application/json' } });
     const total = (points: { requests: number; serverErrors: number; refused: { minute?: number } }[]) =>
       points.reduce(
         (sum, p) => ({

@@ -1,40 +1,36 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { parseApiKeyCommand, runApiKeyCommand } from '../../src/keys/commands.ts';
 import { createUsageCounter, databaseUsageStore } from '../../src/usage/counts.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { subscribe } from '../support/event-stream.ts';
 import { createTestKey } from '../support/keys.ts';
 
 // The usage page's counts, on the database (SQLite and PostgreSQL): what a key holder sees matches the requests
 // the key made, whichever process counted them, and looking costs nothing.
 const logged: string[] = [];
-let app: TestApp;
 let key: string;
+const app = useTestApp({
+  http: true,
+  logger: pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        logged.push(String(chunk));
+        done();
+      },
+    }),
+  ),
+});
 beforeAll(async () => {
-  app = await startTestApp({
-    http: true,
-    logger: pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk, _encoding, done) {
-          logged.push(String(chunk));
-          done();
-        },
-      }),
-    ),
-  });
   key = await createTestKey(app.prisma, 'enterprise', { perMinute: 3, perDay: 100 });
 });
-afterAll(() => app?.close());
 
 const usageOf = async (apiKey: string | undefined) => {
-  const response = await app.fetch(`/usage`, {
-    headers: { accept: 'application/json', ...(apiKey && { 'x-api-key': apiKey }) },
-  });
-  return { response, body: await response.json() };
+  const response = await app.get('/usage', { key: apiKey ?? null, headers: { accept: 'application/json' } });
+  return { response, body: response.body };
 };
 /** The status of a request with the file's key (or another). */
 const statusOf = async (answer: Promise<{ status: number }>) => (await answer).status;
@@ -207,7 +203,7 @@ describe('npm run apikey -- usage <id>', () => {
       await statusOf(app.get('/categories', { key: cliKey })),
     ]).toEqual([200, 429]);
     const id = (await app.prisma.apiKey.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
-    await app.fetch(`/usage`, { headers: { 'x-api-key': cliKey } }); // adds the gateway's pending counts
+    await app.get('/usage', { key: cliKey }); // adds the gateway's pending counts
     const lines = await runApiKeyCommand(
       parseApiKeyCommand(['usage', String(id)]),
       app.prisma,
@@ -228,13 +224,7 @@ describe('open subscriptions on /usage', () => {
   it('counts the subscriptions the key holds open, and lets them go when they end', async () => {
     const holder = await createTestKey(app.prisma, 'pro');
     const open = async () =>
-      (
-        await app
-          .fetch(`/usage`, {
-            headers: { 'x-api-key': holder, accept: 'application/json' },
-          })
-          .then((r) => r.json())
-      ).subscriptions;
+      (await app.get('/usage', { key: holder, headers: { accept: 'application/json' } })).body.subscriptions;
     expect((await open()).open).toBe(0);
     const stream = await subscribe(app.url, 'subscription { inventoryChanged { petId quantity } }', {
       key: holder,
