@@ -8,7 +8,8 @@ import { createTestKey } from '../support/keys.ts';
 const ALLOWED = 'https://app.example.com';
 const OTHER = 'https://elsewhere.example.org';
 // Response headers a page reads without their being exposed (the CORS-safelisted ones), and those it has no use
-// for: the connection's, and the ones the browser's HTTP cache reads itself.
+// for: the connection's, and the ones only the browser's HTTP cache reads (ETag is exposed: a page may keep
+// answers itself and revalidate them).
 const READABLE_ANYWAY = new Set([
   'cache-control',
   'content-language',
@@ -25,7 +26,6 @@ const NOT_FOR_PAGES = new Set([
   'transfer-encoding',
   'content-encoding',
   'vary',
-  'etag',
 ]);
 
 const listed = useTestApp({ env: { CORS_ORIGINS: `${ALLOWED}, http://127.0.0.1:5173` } });
