@@ -72,12 +72,22 @@ function fetchFromPage(
   );
 }
 
+/** A GET from the page with the test app's key (and any other headers), reading the named response headers. */
+const getWithKey = (page: Page, path: string, read: string[], headers: Record<string, string> = {}) =>
+  fetchFromPage(page, `${app.url}${path}`, { headers: { 'X-API-Key': app.apiKey, ...headers } }, read);
+
+/** The headers a fetch that answered let the page read; a fetch that threw fails the test with its error. */
+function headersOf(seen: Seen): Record<string, string | null> {
+  if ('error' in seen) throw new Error(`the page's fetch failed: ${seen.error}`);
+  return seen.headers;
+}
+
 describe('a page on an allowed origin', () => {
   it('calls the API with its key and reads the rate-limit, paging, deprecation and idempotency headers', async () => {
     const { page, outside } = await openPage(allowedPage.origin);
     const keyed = { 'X-API-Key': app.apiKey };
 
-    const list = await fetchFromPage(page, `${app.url}/pets?limit=1`, { headers: keyed }, [
+    const list = await getWithKey(page, '/pets?limit=1', [
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',
@@ -87,7 +97,7 @@ describe('a page on an allowed origin', () => {
       'X-Request-Id',
     ]);
     expect(list).toMatchObject({ status: 200 });
-    const listed = (list as Extract<Seen, { status: number }>).headers;
+    const listed = headersOf(list);
     for (const [name, value] of Object.entries(listed)) expect(value, name).toBeTruthy();
     expect(listed.Link).toContain('rel="next"');
 
@@ -101,7 +111,7 @@ describe('a page on an allowed origin', () => {
       'Idempotent-Replayed',
     ]);
     expect(created).toMatchObject({ status: 201, headers: { 'Idempotent-Replayed': null } });
-    const location = (created as Extract<Seen, { status: number }>).headers.Location;
+    const location = headersOf(created).Location;
     expect(location).toMatch(/^\/categories\/\d+$/);
     expect(
       await fetchFromPage(page, `${app.url}/categories`, create, ['Location', 'Idempotent-Replayed']),
@@ -110,10 +120,7 @@ describe('a page on an allowed origin', () => {
       headers: { Location: location, 'Idempotent-Replayed': 'true' },
     });
 
-    const deprecated = await fetchFromPage(page, `${app.url}/pets/1`, { headers: keyed }, [
-      'Deprecation',
-      'Sunset',
-    ]);
+    const deprecated = await getWithKey(page, '/pets/1', ['Deprecation', 'Sunset']);
     expect(deprecated).toMatchObject({
       status: 200,
       headers: { Deprecation: expect.any(String), Sunset: expect.any(String) },
@@ -147,30 +154,17 @@ describe('a page on an allowed origin', () => {
   });
   it('reads an ETag and revalidates an answer it kept: 304 with no body, free of quota', async () => {
     const { page, outside } = await openPage(allowedPage.origin);
-    const keyed = { 'X-API-Key': app.apiKey };
-    const first = await fetchFromPage(page, `${app.url}/pets?limit=2`, { headers: keyed }, [
-      'ETag',
-      'X-RateLimit-Remaining',
-    ]);
+    const read = ['ETag', 'X-RateLimit-Remaining'];
+    const first = await getWithKey(page, '/pets?limit=2', read);
     expect(first).toMatchObject({ status: 200, headers: { ETag: expect.stringMatching(/^(W\/)?"/) } });
-    const seen = (first as Extract<Seen, { status: number }>).headers;
+    const seen = headersOf(first);
     // If-None-Match set by the script makes the request a preflighted one, and the browser hands the 304 over.
-    const again = await fetchFromPage(
-      page,
-      `${app.url}/pets?limit=2`,
-      { headers: { ...keyed, 'If-None-Match': seen.ETag as string } },
-      ['ETag', 'X-RateLimit-Remaining'],
-    );
-    expect(again).toEqual({
+    expect(await getWithKey(page, '/pets?limit=2', read, { 'If-None-Match': seen.ETag as string })).toEqual({
       status: 304,
       headers: { ETag: seen.ETag, 'X-RateLimit-Remaining': expect.any(String) },
     });
-    const after = await fetchFromPage(page, `${app.url}/pets?limit=2`, { headers: keyed }, [
-      'X-RateLimit-Remaining',
-    ]);
-    expect(Number((after as Extract<Seen, { status: number }>).headers['X-RateLimit-Remaining'])).toBe(
-      Number(seen['X-RateLimit-Remaining']) - 1,
-    );
+    const after = headersOf(await getWithKey(page, '/pets?limit=2', read));
+    expect(Number(after['X-RateLimit-Remaining'])).toBe(Number(seen['X-RateLimit-Remaining']) - 1);
     expect(outside).toEqual([]);
   });
 });
